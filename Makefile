@@ -1,0 +1,32 @@
+# Everything runs inside .venv; a fresh machine needs only Python 3.11 and Java 17.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+JAR    := python/skipstone/jars/skipstone.jar
+SCALA  := $(shell find jvm/src/main/scala -name '*.scala')
+PYSPARK := pyspark>=4.3,<4.4
+
+.PHONY: install jar demo test bench bench-quick clean
+
+install: $(VENV)/.installed $(JAR)
+
+# pyspark goes in first: the package build compiles the Scala sources with its compiler.
+$(VENV)/.installed: setup.py pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip setuptools wheel
+	$(PY) -m pip install -q "$(PYSPARK)"
+	$(PY) -m pip install -q --no-build-isolation -e ".[dev]"
+	touch $@
+
+jar: $(JAR)
+
+$(JAR): $(SCALA) jvm/build_jar.py | $(VENV)/.installed
+	$(PY) jvm/build_jar.py
+
+demo: install
+	$(PY) -m skipstone demo
+
+test: install
+	$(PY) -m pytest -q tests
+
+clean:
+	rm -rf $(VENV) python/skipstone/jars build *.egg-info python/*.egg-info

@@ -1,0 +1,113 @@
+package io.skipstone
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.catalyst.TableIdentifier
+import org.apache.spark.sql.execution.datasources.InMemoryFileIndex
+import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
+import org.json4s.JsonDSL._
+import org.json4s.jackson.JsonMethods
+
+import io.skipstone.metadata.{FilePaths, MetadataCache, MetadataStore}
+import io.skipstone.query.{ListingStats, QueryStatsListener, SkippingRule}
+
+/**
+ * The JVM entry points the Python API (and Scala users) call. Everything on the query path
+ * lives in [[io.skipstone.query]]; this object only orchestrates builds and answers questions.
+ */
+object Skipstone {
+  val ExtensionClass = "io.skipstone.SkipstoneExtension"
+
+  /** Spark only logs a warning for a wrong `spark.sql.extensions`; we raise instead. */
+  def ensureActive(session: SparkSession): Unit = {
+    val rules = session.sessionState.optimizer.extendedOperatorOptimizationRules
+    if (!rules.exists(_.isInstanceOf[SkippingRule])) {
+      val configured = session.conf.getOption("spark.sql.extensions").getOrElse("<unset>")
+      throw new IllegalStateException(
+        s"Skipstone's extension is not active in this SparkSession (spark.sql.extensions=$configured). " +
+          s"Create the session with skipstone.configure(SparkSession.builder) or " +
+          s"--conf spark.sql.extensions=$ExtensionClass; it cannot be added to a running session.")
+    }
+    QueryStatsListener.ensureRegistered(session)
+  }
+
+  def qualify(session: SparkSession, path: String): String = MetadataStore.qualify(session, path)
+
+  /** (location, format) of a catalog table backed by files. */
+  def tableLocation(session: SparkSession, name: String): java.util.List[String] = {
+    val ident = session.sessionState.sqlParser.parseTableIdentifier(name)
+    val table = session.sessionState.catalog.getTableMetadata(ident)
+    val format = table.provider.getOrElse("hive")
+    Seq(FilePaths.root(table.location), format).asJava
+  }
+
+  def metadataDir(session: SparkSession, datasetRoot: String): String =
+    MetadataStore.metadataDir(session, datasetRoot).toString
+
+  def newStagingDir(session: SparkSession, datasetRoot: String): String =
+    MetadataStore.newStagingDir(session, datasetRoot).toString
+
+  def publish(session: SparkSession, datasetRoot: String, staging: String, definitionJson: String): Long = {
+    val version = MetadataStore.publish(session, datasetRoot, new org.apache.hadoop.fs.Path(staging), definitionJson)
+    MetadataCache.invalidate(session, datasetRoot)
+    version
+  }
+
+  /** Removes a staged build that was published (renamed away) or failed; a no-op if gone. */
+  def discard(session: SparkSession, staging: String): Unit = {
+    val path = new org.apache.hadoop.fs.Path(staging)
+    val fs = path.getFileSystem(session.sessionState.newHadoopConf())
+    if (fs.exists(path)) fs.delete(path, true)
+  }
+
+  /** The current version's table directory and definition JSON, or an empty list if none. */
+  def currentVersion(session: SparkSession, datasetRoot: String): java.util.List[String] = {
+    val dir = MetadataStore.metadataDir(session, datasetRoot)
+    MetadataStore.latestVersion(session, dir).toSeq.flatMap { v =>
+      val versionDir = MetadataStore.versionDir(dir, v)
+      val file = MetadataStore.definitionFile(versionDir)
+      val in = file.getFileSystem(session.sessionState.newHadoopConf()).open(file)
+      val json = try new String(in.readAllBytes(), "UTF-8") finally in.close()
+      Seq(v.toString, MetadataStore.tableDir(versionDir).toString, json)
+    }.asJava
+  }
+
+  def drop(session: SparkSession, datasetRoot: String): Boolean = {
+    val dropped = MetadataStore.drop(session, datasetRoot)
+    MetadataCache.invalidate(session, datasetRoot)
+    dropped
+  }
+
+  /** The dataset's data files as Spark lists them (hidden and `_skipstone` entries excluded). */
+  def listDataFiles(session: SparkSession, datasetRoot: String): org.apache.spark.sql.DataFrame = {
+    val index = new InMemoryFileIndex(session, Seq(new org.apache.hadoop.fs.Path(datasetRoot)), Map.empty, None)
+    val rows = index.allFiles().map(f => Row(FilePaths.canonical(f.getPath.toUri), f.getLen, f.getModificationTime))
+    val schema = StructType(Seq(StructField("path", StringType), StructField("size", LongType),
+      StructField("mtime", LongType)))
+    session.createDataFrame(rows.asJava, schema)
+  }
+
+  /** JSON of the last successful query's skipping, or "null" if no query ran since enabling. */
+  def lastQueryStats(session: SparkSession): String = {
+    waitForListeners(session)
+    QueryStatsListener.lastStats(session).map { stats =>
+      JsonMethods.compact(JsonMethods.render(("per_dataset" -> stats.perDataset.map(toJson))))
+    }.getOrElse("null")
+  }
+
+  private def toJson(s: ListingStats) =
+    ("path" -> s.datasetRoot) ~ ("files_total" -> s.filesTotal) ~ ("files_skipped" -> s.filesSkipped) ~
+      ("bytes_total" -> s.bytesTotal) ~ ("bytes_skipped" -> s.bytesSkipped) ~
+      ("files_unindexed" -> s.filesUnindexed) ~ ("unanswered" -> s.unanswered.toList)
+
+  /**
+   * Query listeners run on Spark's listener bus thread after the query returns. The bus is
+   * `private[spark]` in Scala but public in bytecode, hence reflection.
+   */
+  private def waitForListeners(session: SparkSession): Unit = {
+    val sc = session.sparkContext
+    val bus = sc.getClass.getMethod("listenerBus").invoke(sc)
+    bus.getClass.getMethod("waitUntilEmpty").invoke(bus)
+  }
+}

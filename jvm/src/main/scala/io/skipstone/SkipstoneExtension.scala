@@ -1,0 +1,13 @@
+package io.skipstone
+
+import org.apache.spark.sql.SparkSessionExtensions
+
+import io.skipstone.query.SkippingRule
+
+/**
+ * Enables Skipstone: `spark.sql.extensions=io.skipstone.SkipstoneExtension`.
+ */
+class SkipstoneExtension extends (SparkSessionExtensions => Unit) {
+  override def apply(extensions: SparkSessionExtensions): Unit =
+    extensions.injectOptimizerRule(SkippingRule.apply)
+}

@@ -1,0 +1,75 @@
+package io.skipstone.clauses
+
+import org.apache.spark.sql.catalyst.analysis.Resolver
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.catalyst.expressions.Literal.FalseLiteral
+
+import io.skipstone.clauses.Clause.{and, or}
+import io.skipstone.clauses.Comparison._
+import io.skipstone.clauses.Leaves.{ColumnComparison, ColumnInList}
+import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
+
+/**
+ * MinMax: per file the smallest and largest non-NULL value of a column and its NULL count.
+ * `min`/`max` are NULL only when the file has no non-NULL value; the metadata columns are
+ * computed with Spark's own ordering, so NaN is the largest double, as in Spark's comparisons.
+ */
+case class MinMaxTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver)
+  extends LeafTranslator {
+
+  private val column = index.columns.head
+  private val min = metadata.attribute(index.metadataColumns("min"))
+  private val max = metadata.attribute(index.metadataColumns("max"))
+  private val nulls = metadata.attribute(index.metadataColumns("nulls"))
+  private val rows = metadata.attribute(LoadedMetadata.NumRows)
+
+  private val hasNonNull: Expression = LessThan(nulls, rows)
+  private val hasNull: Expression = GreaterThan(nulls, Literal(0L))
+
+  private object Indexed {
+    def unapply(e: Expression): Option[ColumnRef] = e match {
+      case ColumnRef(ref) if resolver(ref.path, column) => Some(ref)
+      case _ => None
+    }
+  }
+
+  override def translate(leaf: Expression): Option[LeafClauses] = leaf match {
+    case ColumnComparison(op, Indexed(ref), v) => Some(comparison(op, ref.lift(min), ref.lift(max), v))
+    case ColumnInList(Indexed(ref), values, listHasNull) => Some(inList(ref, values, listHasNull))
+    case IsNull(Indexed(_)) => Some(LeafClauses(hasNull, hasNonNull))
+    case IsNotNull(Indexed(_)) => Some(LeafClauses(hasNonNull, hasNull))
+    case _ => None
+  }
+
+  private def comparison(op: Comparison, lo: Expression, hi: Expression, v: Literal): LeafClauses =
+    if (v.value == null) {
+      if (op == EqNullSafe) LeafClauses(hasNull, hasNonNull) else LeafClauses.AlwaysNull
+    } else {
+      // Rows with NULL make a comparison NULL (neither TRUE nor FALSE), so both answers also
+      // need a non-NULL value; `<=>` is FALSE for NULL rows instead.
+      val (someTrue, someFalse) = op match {
+        case Eq | EqNullSafe => (And(LessThanOrEqual(lo, v), GreaterThanOrEqual(hi, v)),
+                                 Or(Not(EqualTo(lo, v)), Not(EqualTo(hi, v))))
+        case Lt => (LessThan(lo, v), GreaterThanOrEqual(hi, v))
+        case Le => (LessThanOrEqual(lo, v), GreaterThan(hi, v))
+        case Gt => (GreaterThan(hi, v), LessThanOrEqual(lo, v))
+        case Ge => (GreaterThanOrEqual(hi, v), LessThan(lo, v))
+      }
+      val mayBeFalse = if (op == EqNullSafe) or(hasNull, someFalse) else and(hasNonNull, someFalse)
+      LeafClauses(and(hasNonNull, someTrue), mayBeFalse)
+    }
+
+  private def inList(ref: ColumnRef, values: Seq[Any], listHasNull: Boolean): LeafClauses = {
+    val (lo, hi) = (ref.lift(min), ref.lift(max))
+    if (values.isEmpty) LeafClauses.AlwaysNull
+    else {
+      val between = AnyValueBetween(lo, hi, AnyValueBetween.sort(values, lo.dataType))
+      // x IN (list with NULL) is never FALSE; otherwise FALSE needs a value outside the list,
+      // which a file whose values are all one listed value cannot have.
+      val mayBeFalse =
+        if (listHasNull) FalseLiteral
+        else and(hasNonNull, Or(Not(EqualTo(lo, hi)), Not(between)))
+      LeafClauses(and(hasNonNull, between), mayBeFalse)
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package io.skipstone.metadata
+
+import java.util.concurrent.ConcurrentHashMap
+
+import org.apache.hadoop.fs.Path
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
+
+import io.skipstone.SkipstoneConf
+
+/**
+ * The driver's memory of each dataset's current metadata version.
+ *
+ * Planning asks "is this relation indexed?" for every relation of every query, so a warm answer
+ * must cost no file-system call: entries are trusted for `spark.skipstone.metadataCacheTtlSeconds`
+ * and then revalidated with one listing. A stale entry never causes a wrong answer, because every
+ * file's size and modification time are checked against its metadata row before skipping.
+ * Builds and drops made through this JVM invalidate the entry at once.
+ */
+object MetadataCache extends Logging {
+  private case class Entry(checkedAtMillis: Long, metadata: Option[LoadedMetadata])
+  private val entries = new ConcurrentHashMap[String, Entry]()
+
+  def current(session: SparkSession, datasetRoot: String): Option[LoadedMetadata] = {
+    val dir = MetadataStore.metadataDir(session, datasetRoot)
+    val key = dir.toString
+    val now = System.currentTimeMillis()
+    val cached = Option(entries.get(key))
+    cached match {
+      case Some(e) if now - e.checkedAtMillis < SkipstoneConf.cacheTtlMillis(session) => e.metadata
+      case _ =>
+        val latest = MetadataStore.latestVersion(session, dir)
+        val metadata = (latest, cached.flatMap(_.metadata)) match {
+          case (Some(v), Some(m)) if m.version == v => Some(m)
+          case (Some(v), _) => Some(load(session, dir, v))
+          case (None, _) => None
+        }
+        entries.put(key, Entry(now, metadata))
+        metadata
+    }
+  }
+
+  def invalidate(session: SparkSession, datasetRoot: String): Unit =
+    entries.remove(MetadataStore.metadataDir(session, datasetRoot).toString)
+
+  private def load(session: SparkSession, dir: Path, version: Long): LoadedMetadata = {
+    val versionDir = MetadataStore.versionDir(dir, version)
+    val definition = MetadataStore.readDefinition(session, versionDir)
+    val table = session.read.parquet(MetadataStore.tableDir(versionDir).toString)
+      .asInstanceOf[ClassicDataset[_]]
+    // toRdd, not collect(): no SQL execution is registered, so loading metadata inside another
+    // query's planning neither nests executions nor shows up as "the last query" in stats.
+    val rows = table.queryExecution.toRdd.map(_.copy()).collect()
+    logInfo(s"Loaded Skipstone metadata version $version of ${definition.datasetRoot}: ${rows.length} files")
+    LoadedMetadata(version, definition, table.schema, rows)
+  }
+}

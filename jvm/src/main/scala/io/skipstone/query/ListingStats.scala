@@ -1,0 +1,18 @@
+package io.skipstone.query
+
+/** What skipping did to one listing of one dataset. */
+case class ListingStats(
+    datasetRoot: String,
+    filesTotal: Long,
+    filesSkipped: Long,
+    bytesTotal: Long,
+    bytesSkipped: Long,
+    /** files read because they had no metadata, or had changed since indexing */
+    filesUnindexed: Long,
+    /** predicate parts no index could use: why more was not skipped */
+    unanswered: Seq[String]) {
+
+  def describe: String =
+    s"skipped $filesSkipped of $filesTotal files ($bytesSkipped of $bytesTotal bytes)" +
+      (if (filesUnindexed > 0) s", $filesUnindexed unindexed" else "")
+}

@@ -1,0 +1,64 @@
+package io.skipstone.query
+
+import java.util.{Collections, WeakHashMap}
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.execution.{FileSourceScanExec, SparkPlan}
+import org.apache.spark.sql.execution.adaptive.{AdaptiveSparkPlanExec, QueryStageExec}
+import org.apache.spark.sql.execution.QueryExecution
+import org.apache.spark.sql.util.QueryExecutionListener
+
+/** Skipping statistics of one executed query, summed over its indexed datasets. */
+case class QueryStats(perDataset: Seq[ListingStats]) {
+  def filesTotal: Long = perDataset.map(_.filesTotal).sum
+  def filesSkipped: Long = perDataset.map(_.filesSkipped).sum
+  def bytesTotal: Long = perDataset.map(_.bytesTotal).sum
+  def bytesSkipped: Long = perDataset.map(_.bytesSkipped).sum
+}
+
+/**
+ * Records, after each successful query of a session, what its Skipstone file indexes skipped.
+ * Spark calls listeners on its listener bus thread; readers wait for the bus to drain first.
+ */
+class QueryStatsListener extends QueryExecutionListener {
+  override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit = {
+    val indexes = QueryStatsListener.skippingIndexes(qe.executedPlan)
+    QueryStatsListener.last.put(qe.sparkSession, QueryStats(indexes.flatMap(_.lastStats)))
+  }
+  override def onFailure(funcName: String, qe: QueryExecution, exception: Exception): Unit = ()
+}
+
+object QueryStatsListener {
+  // Weak keys: stats must not keep a stopped session alive.
+  private val last = Collections.synchronizedMap(new WeakHashMap[SparkSession, QueryStats]())
+  private val registered = Collections.synchronizedMap(new WeakHashMap[SparkSession, java.lang.Boolean]())
+
+  def lastStats(session: SparkSession): Option[QueryStats] = Option(last.get(session))
+
+  /** Idempotent; cheap enough to call on every planning of a query. */
+  def ensureRegistered(session: SparkSession): Unit =
+    if (registered.putIfAbsent(session, true) == null) session.listenerManager.register(new QueryStatsListener)
+
+  /** Every distinct wrapper a physical plan scans, through adaptive stages and subqueries. */
+  def skippingIndexes(plan: SparkPlan): Seq[SkippingFileIndex] = {
+    val found = Seq.newBuilder[SkippingFileIndex]
+    def visit(p: SparkPlan): Unit = {
+      p match {
+        case scan: FileSourceScanExec => scan.relation.location match {
+          case s: SkippingFileIndex => found += s
+          case _ =>
+        }
+        case a: AdaptiveSparkPlanExec => visit(a.executedPlan)
+        case q: QueryStageExec => visit(q.plan)
+        case _ =>
+      }
+      p.children.foreach(visit)
+      p.subqueries.foreach(visit)
+    }
+    visit(plan)
+    // identity, not equality: two equal wrappers of a self-join are two listings
+    found.result().foldLeft(Vector.empty[SkippingFileIndex]) { (acc, s) =>
+      if (acc.exists(_ eq s)) acc else acc :+ s
+    }
+  }
+}

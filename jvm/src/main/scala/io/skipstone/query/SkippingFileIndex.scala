@@ -1,0 +1,84 @@
+package io.skipstone.query
+
+import scala.util.control.NonFatal
+
+import org.apache.hadoop.fs.Path
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, ExprId, Expression}
+import org.apache.spark.sql.execution.datasources.{FileIndex, PartitionDirectory}
+import org.apache.spark.sql.types.StructType
+
+import io.skipstone.SkipstoneConf
+import io.skipstone.metadata.MetadataCache
+
+/**
+ * Wraps a relation's file index: lists through the delegate (so Spark's partition pruning
+ * applies first), then drops the files whose metadata proves they hold no row matching the
+ * filter the relation sits under.
+ *
+ * This is the one boundary where failures become "no skipping": whatever goes wrong here is
+ * logged and the delegate's listing is returned unchanged, never a failed or wrong query.
+ */
+class SkippingFileIndex(
+    val delegate: FileIndex,
+    val condition: Expression,
+    val datasetRoot: String,
+    session: SparkSession) extends FileIndex with Logging {
+
+  // Written by listFiles on the driver, read by the stats listener after the query; a plan that
+  // is executed again reuses its listing, so the last listing is the one that query used.
+  @volatile private var lastListing: Option[ListingStats] = None
+
+  def lastStats: Option[ListingStats] = lastListing
+
+  override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] = {
+    val listed = delegate.listFiles(partitionFilters, dataFilters)
+    val (kept, stats) =
+      try {
+        MetadataCache.current(session, datasetRoot) match {
+          case Some(metadata) if SkipstoneConf.enabled(session) =>
+            new FileSkipper(metadata, condition, session.sessionState.conf.resolver).prune(listed)
+          case _ => (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, "skipping disabled or index dropped"))
+        }
+      } catch {
+        case NonFatal(e) =>
+          logWarning(s"Skipstone: skipping failed for $datasetRoot; reading all files", e)
+          (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, s"error: ${e.getMessage}"))
+      }
+    lastListing = Some(stats)
+    kept
+  }
+
+  override def rootPaths: Seq[Path] = delegate.rootPaths
+  override def inputFiles: Array[String] = delegate.inputFiles
+  override def refresh(): Unit = delegate.refresh()
+  override def sizeInBytes: Long = delegate.sizeInBytes
+  override def partitionSchema: StructType = delegate.partitionSchema
+  override def metadataOpsTimeNs: Option[Long] = delegate.metadataOpsTimeNs
+
+  /** The condition without expression ids, so equal queries give equal wrappers. */
+  private[query] lazy val normalizedCondition: Expression = SkippingFileIndex.normalize(condition)
+
+  // Value equality: exchange reuse and subquery merging compare relations, hence this index.
+  override def equals(other: Any): Boolean = other match {
+    case o: SkippingFileIndex => o.delegate == delegate && o.normalizedCondition == normalizedCondition
+    case _ => false
+  }
+  override def hashCode(): Int = 31 * delegate.hashCode() + normalizedCondition.hashCode()
+
+  override def toString: String =
+    s"Skipstone[$datasetRoot, " + lastListing.map(_.describe).getOrElse("not listed yet") + s"] over $delegate"
+}
+
+object SkippingFileIndex {
+  def normalize(e: Expression): Expression = e.transform {
+    case a: AttributeReference => a.withExprId(ExprId(0)).withQualifier(Nil)
+  }
+
+  private def noSkipping(root: String, listed: Seq[PartitionDirectory], why: String): ListingStats = {
+    val files = listed.flatMap(_.files)
+    ListingStats(root, files.size.toLong, 0L, files.map(_.getLen).sum, 0L, 0L, Seq(why))
+  }
+}

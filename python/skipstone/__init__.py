@@ -1,0 +1,29 @@
+"""Skipstone: Spark SQL reads less data.
+
+>>> import skipstone
+>>> from skipstone import Skipstone, MinMax
+>>> from pyspark.sql import SparkSession
+>>> spark = skipstone.configure(SparkSession.builder.master("local[2]")).getOrCreate()  # doctest: +SKIP
+>>> Skipstone.for_path(spark, "/data/weather").build(MinMax("temp"), MinMax("ts"))      # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from skipstone.dataset import Skipstone
+from skipstone.errors import SkipstoneError
+from skipstone.indexes import IndexType, MinMax
+from skipstone.session import EXTENSION_CLASS, configure, jar_path
+from skipstone.stats import DatasetStats, QueryStats, last_query_stats
+
+__all__ = [
+    "EXTENSION_CLASS",
+    "DatasetStats",
+    "IndexType",
+    "MinMax",
+    "QueryStats",
+    "Skipstone",
+    "SkipstoneError",
+    "configure",
+    "jar_path",
+    "last_query_stats",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,112 @@
+"""Index types: what is collected per data file, and how it is described to the JVM.
+
+An index type names the metadata it keeps per file ("roles", e.g. ``min`` and ``max``) and
+how Spark computes each role as an aggregate over the file's rows. Collection runs all
+indexes of a build in one Spark job; the JVM side answers predicates from the stored roles.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Mapping
+
+from skipstone.errors import SkipstoneError
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column
+    from pyspark.sql.types import DataType
+
+_KINDS: dict[str, type[IndexType]] = {}
+
+
+@dataclass(frozen=True)
+class IndexType:
+    """Base of all index types; subclasses are frozen dataclasses registered by ``kind``."""
+
+    kind: ClassVar[str] = ""
+    roles: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.kind:
+            _KINDS[cls.kind] = cls
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def params(self) -> dict[str, str]:
+        """Kind-specific settings, stored as strings so every session can read them."""
+        return {}
+
+    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
+        """Raise SkipstoneError if a column's type cannot be indexed by this kind."""
+
+    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
+        """Spark aggregate expressions per role, over the file's rows."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return f"{type(self).__name__}({', '.join(self.columns)})"
+
+    @staticmethod
+    def from_spec(kind: str, columns: list[str], params: Mapping[str, str]) -> IndexType:
+        """Rebuild an index from its stored definition (used by ``refresh``)."""
+        if kind not in _KINDS:
+            raise SkipstoneError(f"index kind '{kind}' is not known to this version of Skipstone")
+        return _KINDS[kind].from_stored(columns, params)
+
+    @classmethod
+    def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> IndexType:
+        return cls(*columns)  # type: ignore[call-arg]
+
+
+_ORDERED_TYPES = (
+    "ByteType", "ShortType", "IntegerType", "LongType", "FloatType", "DoubleType",
+    "DecimalType", "DateType", "TimestampType", "TimestampNTZType", "StringType", "BooleanType",
+)
+
+
+@dataclass(frozen=True)
+class MinMax(IndexType):
+    """Per file the smallest and largest value of a column, and its NULL count.
+
+    Answers ``=``, ``<``, ``<=``, ``>``, ``>=``, ``BETWEEN``, ``IN``, ``<=>``, ``IS [NOT] NULL``
+    with the column on either side, under any AND/OR/NOT nesting. Works best when the data
+    is clustered by the column (time-ordered events, sorted keys).
+
+    >>> from skipstone import MinMax
+    >>> MinMax("temp").describe()
+    'MinMax(temp)'
+    """
+
+    column: str
+    kind: ClassVar[str] = "minmax"
+    roles: ClassVar[tuple[str, ...]] = ("min", "max", "nulls")
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.column,)
+
+    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
+        data_type = types[self.column]
+        if type(data_type).__name__ not in _ORDERED_TYPES or _is_collated(data_type):
+            raise SkipstoneError(
+                f"MinMax cannot index column '{self.column}' of dataset {dataset}: its type "
+                f"{data_type.simpleString()} is not a number, string, boolean, date or timestamp"
+            )
+
+    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
+        from pyspark.sql import functions as F
+
+        c = columns[self.column]
+        return {
+            "min": F.min(c),
+            "max": F.max(c),
+            "nulls": F.count_if(c.isNull()).cast("long"),
+        }
+
+
+def _is_collated(data_type: DataType) -> bool:
+    # Strings with a non-binary collation order differently from their bytes.
+    collation = getattr(data_type, "collation", None)
+    return collation not in (None, "UTF8_BINARY")

@@ -1,0 +1,53 @@
+"""Self-organizing layout algorithms: predicates as boxes, partitioning trees, builders, Amoeba's
+adaptive optimizer and PAW, independent of Spark.
+
+>>> import numpy as np
+>>> from skipstone.layout import LayoutData, Query, build_amoeba_tree
+>>> rng = np.random.default_rng(0)
+>>> data = LayoutData.from_columns({"a": rng.random(10_000), "b": rng.integers(0, 100, 10_000)})
+>>> tree = build_amoeba_tree(data, block_rows=1_000)
+>>> query = Query.from_json({"column": "a", "op": "<", "value": 0.1}, tree.schema)
+>>> tree.cost(query) < tree.total_rows
+True
+"""
+
+from __future__ import annotations
+
+from skipstone.layout.boxes import BoxSet
+from skipstone.layout.builders.amoeba_upfront import build_amoeba_tree
+from skipstone.layout.builders.data_aware import build_kd_tree, build_range_tree
+from skipstone.layout.layout import Descriptors, Layout
+from skipstone.layout.predicates import And, Between, Comparison, In, Not, Or, Predicate, parse_predicate
+from skipstone.layout.queries import Query
+from skipstone.layout.schema import Column, ColumnKind, LayoutData, Schema
+from skipstone.layout.serialization import layout_from_json, layout_to_json
+from skipstone.layout.tree import Group, GroupSplit, Leaf, PartitionTree, Split
+
+__all__ = [
+    "And",
+    "Between",
+    "BoxSet",
+    "Column",
+    "ColumnKind",
+    "Comparison",
+    "Descriptors",
+    "Group",
+    "GroupSplit",
+    "In",
+    "Layout",
+    "LayoutData",
+    "Leaf",
+    "Not",
+    "Or",
+    "PartitionTree",
+    "Predicate",
+    "Query",
+    "Schema",
+    "Split",
+    "build_amoeba_tree",
+    "build_kd_tree",
+    "build_range_tree",
+    "layout_from_json",
+    "layout_to_json",
+    "parse_predicate",
+]

@@ -1,0 +1,1 @@
+"""Layout builders: each turns a data sample (and, for the workload-aware ones, queries) into a layout."""

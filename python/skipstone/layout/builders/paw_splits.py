@@ -1,0 +1,121 @@
+"""PAW's multi-group split (Algorithm 1): grouped partitions around clusters of queries and an
+irregular partition for everything no query reads.
+
+Queries whose boxes intersect are merged into one group; a group is the minimum bounding
+rectangle of its queries. A group too small for a block is grown about its centre,
+GP' = c ± f·r, with the smallest f that holds block_rows rows: rows are ranked by their
+relative position F(x) = max_d |x_d - c_d| / r_d (Figure 8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from skipstone.layout.builders.node_queries import NodeQueries
+
+
+@dataclass(frozen=True, eq=False)
+class GroupedPartitions:
+    low: np.ndarray  # (groups, columns): the grouped partitions' boxes, half-open (low, high]
+    high: np.ndarray
+    members: list[np.ndarray]  # per group: positions of its rows in the node's rows
+    rest: np.ndarray  # positions of the irregular partition's rows
+    cost: float  # rows read by the node's queries under this split
+
+
+def multi_group_split(
+    values: np.ndarray,
+    queries: NodeQueries,
+    region_low: np.ndarray,
+    region_high: np.ndarray,
+    min_rows: float,
+    merge_overlaps: bool = True,
+) -> GroupedPartitions | None:
+    """Algorithm 1 over a node's sample rows; None when the split fails (groups still overlap
+    after growing, or the irregular rest is smaller than a block). With `merge_overlaps`
+    (ours, not the paper's) groups that overlap after growing are merged and grown again
+    instead of failing the split."""
+    if queries.is_empty:
+        return None
+    low, high = _merge_intersecting(queries.low, queries.high)
+    for _ in range(len(low) + 1):
+        low, high = _grow_to_block(values, low, high, region_low, region_high, min_rows)
+        if _pairwise_disjoint(low, high):
+            break
+        if not merge_overlaps:
+            return None
+        low, high = _merge_intersecting(low, high)
+    else:
+        return None
+    taken = np.zeros(len(values), dtype=bool)
+    members = []
+    for k in range(len(low)):
+        inside = np.all((values > low[k]) & (values <= high[k]), axis=1) & ~taken
+        taken |= inside
+        members.append(np.flatnonzero(inside))
+    rest = np.flatnonzero(~taken)
+    if len(rest) < min_rows or any(len(m) < min_rows for m in members):
+        return None
+    return GroupedPartitions(low, high, members, rest, _cost(queries, low, high, members))
+
+
+def _merge_intersecting(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Merge boxes into bounding boxes until no two intersect (the groups of Figure 7b)."""
+    low, high = low.copy(), high.copy()
+    merged = True
+    while merged and len(low) > 1:
+        merged = False
+        overlap = np.all((low[:, None, :] < high[None, :, :]) & (high[:, None, :] > low[None, :, :]), axis=2)
+        np.fill_diagonal(overlap, False)
+        if overlap.any():
+            i = int(np.argmax(overlap.any(axis=1)))
+            partners = np.flatnonzero(overlap[i]) .tolist() + [i]
+            new_low = low[partners].min(axis=0)
+            new_high = high[partners].max(axis=0)
+            keep = np.setdiff1d(np.arange(len(low)), partners)
+            low = np.vstack([low[keep], new_low[None, :]])
+            high = np.vstack([high[keep], new_high[None, :]])
+            merged = True
+    return low, high
+
+
+def _grow_to_block(
+    values: np.ndarray, low: np.ndarray, high: np.ndarray, region_low: np.ndarray, region_high: np.ndarray, min_rows: float
+) -> tuple[np.ndarray, np.ndarray]:
+    low, high = np.maximum(low, region_low), np.minimum(high, region_high)
+    needed = int(np.ceil(min_rows))
+    out_low, out_high = low.copy(), high.copy()
+    for k in range(len(low)):
+        inside = np.all((values > low[k]) & (values <= high[k]), axis=1)
+        if inside.sum() >= needed or needed > len(values):
+            continue
+        # the box's own extent, on bounded sides; unbounded sides need no growing
+        lo = np.where(np.isfinite(low[k]), low[k], values.min(axis=0))
+        hi = np.where(np.isfinite(high[k]), high[k], values.max(axis=0))
+        centre, radius = (lo + hi) / 2, np.maximum((hi - lo) / 2, 1e-12)
+        relative = np.max(np.abs(values - centre) / radius, axis=1)
+        f = float(np.partition(relative, needed - 1)[needed - 1])
+        grown_low = np.nextafter(centre - f * radius, -np.inf)
+        grown_high = centre + f * radius
+        out_low[k] = np.where(np.isfinite(low[k]), np.maximum(grown_low, region_low), low[k])
+        out_high[k] = np.where(np.isfinite(high[k]), np.minimum(grown_high, region_high), high[k])
+    return out_low, out_high
+
+
+def _pairwise_disjoint(low: np.ndarray, high: np.ndarray) -> bool:
+    overlap = np.all((low[:, None, :] < high[None, :, :]) & (high[:, None, :] > low[None, :, :]), axis=2)
+    np.fill_diagonal(overlap, False)
+    return not overlap.any()
+
+
+def _cost(queries: NodeQueries, low: np.ndarray, high: np.ndarray, members: list[np.ndarray]) -> float:
+    # Every query box lies inside some group (groups contain their queries' MBRs), so no
+    # query reads the irregular rest; each pays the groups it touches.
+    sizes = np.array([len(m) for m in members], dtype=np.float64)
+    hit = np.all((queries.low[:, None, :] < high[None, :, :]) & (queries.high[:, None, :] > low[None, :, :]), axis=2)
+    _, index = np.unique(queries.owner, return_inverse=True)
+    per_query = np.zeros((int(index.max()) + 1, len(low)), dtype=bool)
+    np.logical_or.at(per_query, index, hit)
+    return float((per_query * sizes[None, :]).sum())

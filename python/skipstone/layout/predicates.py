@@ -1,0 +1,189 @@
+"""The predicate trees the layout algorithms learn from, and their JSON form.
+
+The Spark side records each query's pushed-down filter as a tree of (column, op, value) leaves
+joined by AND / OR / NOT, in the JSON shape below, and the layout turns it into disjoint boxes
+(`skipstone.layout.queries.Query`).
+
+    {"and": [{"column": "l_shipdate", "op": ">=", "value": "1994-01-01"},
+             {"column": "l_quantity", "op": "<", "value": 24},
+             {"column": "l_shipmode", "op": "IN", "value": ["AIR", "MAIL"]},
+             {"not": {"column": "l_discount", "op": "BETWEEN", "value": [0.05, 0.07]}}]}
+
+>>> p = parse_predicate({"or": [{"column": "a", "op": ">=", "value": 10}, {"column": "b", "op": "<=", "value": 50}]})
+>>> p
+Or(children=(Comparison(column='a', op='>=', value=10), Comparison(column='b', op='<=', value=50)))
+>>> parse_predicate(p.to_json()) == p
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, Mapping, Protocol, TypeVar
+
+T = TypeVar("T", covariant=True)
+
+COMPARISONS = ("=", "<", "<=", ">", ">=")
+
+
+class PredicateVisitor(Protocol, Generic[T]):  # type: ignore[misc]
+    """One method per predicate form; a concern (boxes, columns used, JSON) is one visitor."""
+
+    def comparison(self, p: Comparison) -> T: ...
+    def in_list(self, p: In) -> T: ...
+    def between(self, p: Between) -> T: ...
+    def conjunction(self, p: And) -> T: ...
+    def disjunction(self, p: Or) -> T: ...
+    def negation(self, p: Not) -> T: ...
+
+
+class Predicate:
+    """Base of the predicate forms; immutable values compared by content."""
+
+    def accept(self, visitor: PredicateVisitor[T]) -> T:
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        return self.accept(_ToJson())
+
+    def columns(self) -> frozenset[str]:
+        """The names of the columns this predicate reads."""
+        return self.accept(_Columns())
+
+
+@dataclass(frozen=True)
+class Comparison(Predicate):
+    """`column op value` with op one of =, <, <=, >, >=."""
+
+    column: str
+    op: str
+    value: Any
+
+    def __post_init__(self) -> None:
+        if self.op not in COMPARISONS:
+            raise ValueError(f"column {self.column!r}: unknown comparison {self.op!r}; use one of {COMPARISONS}")
+
+    def accept(self, visitor: PredicateVisitor[T]) -> T:
+        return visitor.comparison(self)
+
+
+@dataclass(frozen=True)
+class In(Predicate):
+    """`column IN (values...)`."""
+
+    column: str
+    values: tuple[Any, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.values, tuple):
+            object.__setattr__(self, "values", tuple(self.values))
+
+    def accept(self, visitor: PredicateVisitor[T]) -> T:
+        return visitor.in_list(self)
+
+
+@dataclass(frozen=True)
+class Between(Predicate):
+    """`column BETWEEN low AND high` (both ends included, as in SQL)."""
+
+    column: str
+    low: Any
+    high: Any
+
+    def accept(self, visitor: PredicateVisitor[T]) -> T:
+        return visitor.between(self)
+
+
+@dataclass(frozen=True)
+class And(Predicate):
+    children: tuple[Predicate, ...]
+
+    def __post_init__(self) -> None:
+        _check_children("and", self.children)
+
+    def accept(self, visitor: PredicateVisitor[T]) -> T:
+        return visitor.conjunction(self)
+
+
+@dataclass(frozen=True)
+class Or(Predicate):
+    children: tuple[Predicate, ...]
+
+    def __post_init__(self) -> None:
+        _check_children("or", self.children)
+
+    def accept(self, visitor: PredicateVisitor[T]) -> T:
+        return visitor.disjunction(self)
+
+
+@dataclass(frozen=True)
+class Not(Predicate):
+    child: Predicate
+
+    def accept(self, visitor: PredicateVisitor[T]) -> T:
+        return visitor.negation(self)
+
+
+def parse_predicate(tree: Mapping[str, Any]) -> Predicate:
+    """Build a predicate from its JSON form (see the module docstring)."""
+    if not isinstance(tree, Mapping):
+        raise ValueError(f"a predicate must be a JSON object, got {tree!r}")
+    if "and" in tree:
+        return And(tuple(parse_predicate(c) for c in tree["and"]))
+    if "or" in tree:
+        return Or(tuple(parse_predicate(c) for c in tree["or"]))
+    if "not" in tree:
+        return Not(parse_predicate(tree["not"]))
+    missing = [k for k in ("column", "op", "value") if k not in tree]
+    if missing:
+        raise ValueError(f"predicate leaf {dict(tree)!r} lacks {missing}")
+    column, op, value = tree["column"], str(tree["op"]).upper(), tree["value"]
+    if op == "IN":
+        if not isinstance(value, (list, tuple)):
+            raise ValueError(f"column {column!r}: IN needs a list of values, got {value!r}")
+        return In(column, tuple(value))
+    if op == "BETWEEN":
+        if not isinstance(value, (list, tuple)) or len(value) != 2:
+            raise ValueError(f"column {column!r}: BETWEEN needs [low, high], got {value!r}")
+        return Between(column, value[0], value[1])
+    return Comparison(column, op, value)
+
+
+def _check_children(kind: str, children: tuple[Predicate, ...]) -> None:
+    if not isinstance(children, tuple) or not children:
+        raise ValueError(f"{kind} needs a non-empty tuple of predicates, got {children!r}")
+
+
+class _ToJson:
+    def comparison(self, p: Comparison) -> dict[str, Any]:
+        return {"column": p.column, "op": p.op, "value": p.value}
+
+    def in_list(self, p: In) -> dict[str, Any]:
+        return {"column": p.column, "op": "IN", "value": list(p.values)}
+
+    def between(self, p: Between) -> dict[str, Any]:
+        return {"column": p.column, "op": "BETWEEN", "value": [p.low, p.high]}
+
+    def conjunction(self, p: And) -> dict[str, Any]:
+        return {"and": [c.accept(self) for c in p.children]}
+
+    def disjunction(self, p: Or) -> dict[str, Any]:
+        return {"or": [c.accept(self) for c in p.children]}
+
+    def negation(self, p: Not) -> dict[str, Any]:
+        return {"not": p.child.accept(self)}
+
+
+class _Columns:
+    def comparison(self, p: Comparison) -> frozenset[str]:
+        return frozenset([p.column])
+
+    in_list = between = comparison  # type: ignore[assignment]
+
+    def conjunction(self, p: And) -> frozenset[str]:
+        return frozenset().union(*(c.accept(self) for c in p.children))
+
+    disjunction = conjunction  # type: ignore[assignment]
+
+    def negation(self, p: Not) -> frozenset[str]:
+        return p.child.accept(self)

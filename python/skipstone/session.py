@@ -1,0 +1,75 @@
+"""Enabling Skipstone in a SparkSession and reaching its JVM side."""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from skipstone.errors import SkipstoneError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+EXTENSION_CLASS = "io.skipstone.SkipstoneExtension"
+
+
+def jar_path() -> str:
+    """Path of Skipstone's jar inside the installed package.
+
+    >>> import skipstone, os
+    >>> os.path.basename(skipstone.jar_path())
+    'skipstone.jar'
+    """
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jars", "skipstone.jar")
+    if not os.path.exists(path):
+        raise SkipstoneError(
+            f"Skipstone's jar is missing at {path}: reinstall the package (pip install .) "
+            "or build it with `python jvm/build_jar.py`"
+        )
+    return path
+
+
+def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
+    """Return ``builder`` with Skipstone's jar and SQL extension added.
+
+    Other extensions and jars already set on the builder are kept.
+
+    >>> import skipstone
+    >>> from pyspark.sql import SparkSession
+    >>> spark = skipstone.configure(SparkSession.builder.master("local[2]")).getOrCreate()
+    """
+    options: dict[str, Any] = getattr(builder, "_options", {})
+    extensions = [e for e in str(options.get("spark.sql.extensions", "")).split(",") if e.strip()]
+    if EXTENSION_CLASS not in extensions:
+        extensions.append(EXTENSION_CLASS)
+    jars = [j for j in str(options.get("spark.jars", "")).split(",") if j.strip()]
+    if jar_path() not in jars:
+        jars.append(jar_path())
+    return builder.config("spark.sql.extensions", ",".join(extensions)).config("spark.jars", ",".join(jars))
+
+
+def jvm_entry(spark: SparkSession) -> Any:
+    """Skipstone's JVM object for ``spark``, after checking that the extension is active."""
+    from py4j.protocol import Py4JError, Py4JJavaError
+
+    try:
+        entry = spark._jvm.io.skipstone.Skipstone  # type: ignore[union-attr]
+        entry.ensureActive(spark._jsparkSession)
+    except Py4JJavaError as e:
+        raise SkipstoneError(str(e.java_exception.getMessage())) from None
+    except (Py4JError, TypeError):
+        raise SkipstoneError(
+            "Skipstone's jar is not on this SparkSession's class path: create the session with "
+            "skipstone.configure(SparkSession.builder), or start Spark with "
+            f"--jars {jar_path()} --conf spark.sql.extensions={EXTENSION_CLASS}"
+        ) from None
+    return entry
+
+
+def java_call(method: Any, *args: Any) -> Any:
+    """Call a JVM method, turning a Java exception into a SkipstoneError with its message."""
+    from py4j.protocol import Py4JJavaError
+
+    try:
+        return method(*args)
+    except Py4JJavaError as e:
+        raise SkipstoneError(str(e.java_exception.getMessage())) from None

@@ -1,0 +1,72 @@
+"""Per-query skipping statistics."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from skipstone.session import jvm_entry
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+@dataclass(frozen=True)
+class DatasetStats:
+    """What skipping did to one indexed dataset of a query."""
+
+    path: str
+    files_total: int
+    files_skipped: int
+    bytes_total: int
+    bytes_skipped: int
+    files_unindexed: int = 0
+    """Files read because they had no metadata or changed after indexing."""
+    unanswered: tuple[str, ...] = ()
+    """Predicate parts no index could use: why more was not skipped."""
+
+
+@dataclass(frozen=True)
+class QueryStats:
+    """Skipping statistics of one query, summed over its indexed datasets."""
+
+    per_dataset: list[DatasetStats] = field(default_factory=list)
+
+    @property
+    def files_total(self) -> int:
+        return sum(d.files_total for d in self.per_dataset)
+
+    @property
+    def files_skipped(self) -> int:
+        return sum(d.files_skipped for d in self.per_dataset)
+
+    @property
+    def bytes_total(self) -> int:
+        return sum(d.bytes_total for d in self.per_dataset)
+
+    @property
+    def bytes_skipped(self) -> int:
+        return sum(d.bytes_skipped for d in self.per_dataset)
+
+
+def last_query_stats(spark: SparkSession) -> QueryStats:
+    """Skipping statistics of the last query this session executed successfully.
+
+    Datasets without a Skipstone index do not appear; a query over none has empty stats.
+
+    >>> import skipstone
+    >>> st = skipstone.last_query_stats(spark)          # doctest: +SKIP
+    >>> st.files_skipped, st.files_total                 # doctest: +SKIP
+    (93, 100)
+    """
+    raw = json.loads(jvm_entry(spark).lastQueryStats(spark._jsparkSession))
+    if raw is None:
+        return QueryStats()
+    return QueryStats([
+        DatasetStats(
+            path=d["path"], files_total=d["files_total"], files_skipped=d["files_skipped"],
+            bytes_total=d["bytes_total"], bytes_skipped=d["bytes_skipped"],
+            files_unindexed=d["files_unindexed"], unanswered=tuple(d["unanswered"]),
+        )
+        for d in raw["per_dataset"]
+    ])

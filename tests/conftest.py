@@ -1,0 +1,65 @@
+"""Shared fixtures: one real local SparkSession per test module, with Skipstone enabled."""
+from __future__ import annotations
+
+import math
+import os
+import sys
+from typing import Any, Iterator
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+
+import skipstone  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def spark_context_session():
+    from pyspark.sql import SparkSession
+
+    builder = (
+        SparkSession.builder.master("local[2]")
+        .appName("skipstone-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.memory", "2g")
+        .config("spark.sql.session.timeZone", "UTC")
+    )
+    spark = skipstone.configure(builder).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    yield spark
+    spark.stop()
+
+
+@pytest.fixture(scope="module")
+def spark(spark_context_session) -> Iterator[Any]:
+    """A fresh SparkSession per module (own conf and views) over the shared SparkContext."""
+    session = spark_context_session.newSession()
+    session.conf.set("spark.skipstone.metadataCacheTtlSeconds", "0")
+    yield session
+
+
+def normalized(rows: list[Any]) -> list[tuple[Any, ...]]:
+    """Rows in a canonical order, NaN made comparable (NaN != NaN in Python)."""
+    def cell(v: Any) -> Any:
+        return "NaN" if isinstance(v, float) and math.isnan(v) else v
+    return sorted((tuple(cell(v) for v in r) for r in rows), key=repr)
+
+
+def run_both_ways(spark: Any, sql: str) -> tuple[list[tuple[Any, ...]], skipstone.QueryStats]:
+    """Run ``sql`` without any skipping (reference) and with Skipstone; assert equal results.
+
+    The reference also turns Parquet row-group pushdown off: Parquet footers omit NaN from
+    min/max, which makes Spark's own pushdown drop NaN rows of `x > c`.
+    """
+    spark.conf.set("spark.skipstone.enabled", "false")
+    spark.conf.set("spark.sql.parquet.filterPushdown", "false")
+    try:
+        expected = normalized(spark.sql(sql).collect())
+    finally:
+        spark.conf.set("spark.skipstone.enabled", "true")
+        spark.conf.set("spark.sql.parquet.filterPushdown", "true")
+    actual = normalized(spark.sql(sql).collect())
+    stats = skipstone.last_query_stats(spark)
+    assert actual == expected, f"results differ with skipping on for: {sql}"
+    return actual, stats
