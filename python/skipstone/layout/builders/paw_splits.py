@@ -39,9 +39,10 @@ def multi_group_split(
     instead of failing the split."""
     if queries.is_empty:
         return None
+    index = _BoxIndex(values)
     low, high = _merge_intersecting(queries.low, queries.high)
     for _ in range(len(low) + 1):
-        low, high = _grow_to_block(values, low, high, region_low, region_high, min_rows)
+        low, high = _grow_to_block(index, low, high, region_low, region_high, min_rows)
         if _pairwise_disjoint(low, high):
             break
         if not merge_overlaps:
@@ -52,13 +53,42 @@ def multi_group_split(
     taken = np.zeros(len(values), dtype=bool)
     members = []
     for k in range(len(low)):
-        inside = np.all((values > low[k]) & (values <= high[k]), axis=1) & ~taken
-        taken |= inside
-        members.append(np.flatnonzero(inside))
+        inside = index.rows_in(low[k], high[k])
+        inside = inside[~taken[inside]]  # a row belongs to the first group holding it
+        taken[inside] = True
+        members.append(np.sort(inside))
     rest = np.flatnonzero(~taken)
     if len(rest) < min_rows or any(len(m) < min_rows for m in members):
         return None
     return GroupedPartitions(low, high, members, rest, _cost(queries, low, high, members))
+
+
+class _BoxIndex:
+    """Rows sorted on every column, so the rows of a small box are found by binary search on
+    its most selective column instead of a scan of the whole node."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+        self.order = np.argsort(values, axis=0, kind="stable")
+        self.sorted = np.take_along_axis(values, self.order, axis=0)
+
+    def rows_in(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        starts, stops = self._bounds(low, high)
+        by_selectivity = np.argsort(stops - starts)
+        first = int(by_selectivity[0])
+        candidates = self.order[starts[first] : stops[first], first]
+        for d in by_selectivity[1:]:
+            if starts[d] == 0 and stops[d] == len(self.values):
+                continue  # the box does not restrict this column within the node
+            v = self.values[candidates, d]
+            candidates = candidates[(v > low[d]) & (v <= high[d])]
+        return candidates
+
+    def _bounds(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        columns = range(len(low))
+        starts = np.array([np.searchsorted(self.sorted[:, d], low[d], side="right") for d in columns])
+        stops = np.array([np.searchsorted(self.sorted[:, d], high[d], side="right") for d in columns])
+        return starts, stops
 
 
 def _merge_intersecting(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -82,21 +112,29 @@ def _merge_intersecting(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, 
 
 
 def _grow_to_block(
-    values: np.ndarray, low: np.ndarray, high: np.ndarray, region_low: np.ndarray, region_high: np.ndarray, min_rows: float
+    index: _BoxIndex, low: np.ndarray, high: np.ndarray, region_low: np.ndarray, region_high: np.ndarray, min_rows: float
 ) -> tuple[np.ndarray, np.ndarray]:
+    values = index.values
     low, high = np.maximum(low, region_low), np.minimum(high, region_high)
     needed = int(np.ceil(min_rows))
     out_low, out_high = low.copy(), high.copy()
+    data_low, data_high = index.sorted[0], index.sorted[-1]
     for k in range(len(low)):
-        inside = np.all((values > low[k]) & (values <= high[k]), axis=1)
-        if inside.sum() >= needed or needed > len(values):
+        if needed > len(values) or len(index.rows_in(low[k], high[k])) >= needed:
             continue
         # the box's own extent, on bounded sides; unbounded sides need no growing
-        lo = np.where(np.isfinite(low[k]), low[k], values.min(axis=0))
-        hi = np.where(np.isfinite(high[k]), high[k], values.max(axis=0))
+        lo = np.where(np.isfinite(low[k]), low[k], data_low)
+        hi = np.where(np.isfinite(high[k]), high[k], data_high)
         centre, radius = (lo + hi) / 2, np.maximum((hi - lo) / 2, 1e-12)
-        relative = np.max(np.abs(values - centre) / radius, axis=1)
-        f = float(np.partition(relative, needed - 1)[needed - 1])
+        # double the factor until the window c ± f·r holds enough rows, then rank only those
+        f = 1.0
+        while True:
+            window = index.rows_in(np.nextafter(centre - f * radius, -np.inf), centre + f * radius)
+            if len(window) >= needed or np.all(centre - f * radius <= data_low) and np.all(centre + f * radius >= data_high):
+                break
+            f *= 2.0
+        relative = np.max(np.abs(values[window] - centre) / radius, axis=1)
+        f = float(np.partition(relative, min(needed, len(window)) - 1)[min(needed, len(window)) - 1])
         grown_low = np.nextafter(centre - f * radius, -np.inf)
         grown_high = centre + f * radius
         out_low[k] = np.where(np.isfinite(low[k]), np.maximum(grown_low, region_low), low[k])

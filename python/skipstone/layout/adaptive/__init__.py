@@ -1,0 +1,1 @@
+"""Amoeba's adaptive repartitioning: query window, cost model, plans and the optimizer."""

@@ -1,0 +1,40 @@
+"""The workload monitor: the queries of the last `horizon` time units (Amoeba §4.1).
+
+>>> from skipstone.layout.boxes import BoxSet
+>>> q = Query(BoxSet.universe(1))
+>>> window = QueryWindow(horizon=10).add(0, q).add(5, q).add(12, q)
+>>> window.times
+(5.0, 12.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from skipstone.layout.queries import Query
+
+
+@dataclass(frozen=True)
+class QueryWindow:
+    """Queries seen within `horizon` of the newest one; older queries are stale and dropped."""
+
+    horizon: float
+    entries: tuple[tuple[float, Query], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.horizon <= 0:
+            raise ValueError(f"query window horizon must be positive, got {self.horizon}")
+
+    def add(self, time: float, query: Query) -> QueryWindow:
+        if self.entries and time < self.entries[-1][0]:
+            raise ValueError(f"query time {time} is before the newest query in the window ({self.entries[-1][0]})")
+        kept = tuple(e for e in self.entries if e[0] > time - self.horizon)
+        return QueryWindow(self.horizon, kept + ((float(time), query),))
+
+    @property
+    def queries(self) -> tuple[Query, ...]:
+        return tuple(q for _, q in self.entries)
+
+    @property
+    def times(self) -> tuple[float, ...]:
+        return tuple(t for t, _ in self.entries)

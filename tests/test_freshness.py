@@ -1,0 +1,71 @@
+"""Stale metadata never causes a wrong answer: changed and new files are read; refresh catches up."""
+from __future__ import annotations
+
+import os
+
+import pyarrow as pa
+import pytest
+
+from conftest import run_both_ways
+from datasets import clustered_table, write_clustered, write_file
+from skipstone import MinMax, Skipstone
+
+
+@pytest.fixture()
+def table(spark, tmp_path) -> str:
+    root = write_clustered(str(tmp_path / "events"))
+    Skipstone.for_path(spark, root).build(MinMax("k"))
+    return root
+
+
+def shifted(file: int, by: int) -> pa.Table:
+    t = clustered_table(file)
+    return t.set_column(0, "k", pa.array([v + by for v in t.column("k").to_pylist()], pa.int32()))
+
+
+def query(table: str, predicate: str) -> str:
+    return f"SELECT k FROM parquet.`{table}` WHERE {predicate}"
+
+
+def test_file_modified_after_indexing_is_read(spark, table):
+    # file 3 used to hold 300..399; now it also holds 5300..5399 (more rows: a new size)
+    write_file(table, 3, pa.concat_tables([clustered_table(3), shifted(3, 5000)]))
+    rows, stats = run_both_ways(spark, query(table, "k = 5350"))
+    assert rows == [(5350,)]
+    assert stats.per_dataset[0].files_unindexed == 1
+    assert stats.files_skipped == 9
+
+
+def test_file_added_after_indexing_is_read(spark, table):
+    write_file(table, 10, shifted(0, 7000))
+    rows, stats = run_both_ways(spark, query(table, "k = 7005"))
+    assert rows == [(7005,)]
+    assert stats.files_total == 11
+    assert stats.files_skipped == 10
+
+
+def test_file_deleted_after_indexing_causes_no_error(spark, table):
+    os.remove(os.path.join(table, "part-00002.parquet"))
+    rows, stats = run_both_ways(spark, query(table, "k BETWEEN 250 AND 350"))
+    assert rows == [(k,) for k in range(300, 351)]
+    assert stats.files_total == 9
+
+
+def test_refresh_indexes_new_and_changed_files_and_forgets_deleted(spark, table):
+    write_file(table, 3, shifted(3, 5000))
+    write_file(table, 10, shifted(0, 7000))
+    os.remove(os.path.join(table, "part-00004.parquet"))
+    ds = Skipstone.for_path(spark, table)
+    ds.refresh()
+    assert ds.describe().collect()[0]["files_indexed"] == 10
+    rows, stats = run_both_ways(spark, query(table, "k = 5350 OR k = 7005"))
+    assert rows == [(5350,), (7005,)]
+    assert stats.per_dataset[0].files_unindexed == 0
+    assert stats.files_skipped == 8
+
+
+def test_refresh_publishes_a_new_version(spark, table):
+    ds = Skipstone.for_path(spark, table)
+    before = ds.describe().collect()[0]["version"]
+    ds.refresh()
+    assert ds.describe().collect()[0]["version"] == before + 1
