@@ -158,6 +158,11 @@ def renumber(root: Node, first_block: int = 0) -> Node:
     return root.accept(_MapLeaves(lambda leaf: replace(leaf, block=next(counter))))
 
 
+def map_leaves(root: Node, change: object) -> Node:
+    """The same tree with every leaf replaced by `change(leaf)`."""
+    return root.accept(_MapLeaves(change))
+
+
 def node_rows(node: Node) -> float:
     return float(sum(leaf.rows for leaf in node.accept(_Leaves())))
 

@@ -12,10 +12,14 @@ trait LeafTranslator {
 }
 
 object LeafTranslator {
-  /** Built-in kinds by name; an unknown kind (from a newer Skipstone) answers nothing. */
+  type Factory = (IndexSpec, LoadedMetadata, Resolver) => LeafTranslator
+
+  /** Built-in kinds by the name stored in index.json; one line per kind. */
+  private val kinds: Map[String, Factory] = Map(
+    "minmax" -> MinMaxTranslator.apply,
+  )
+
+  /** An unknown kind (say, from a newer Skipstone) answers nothing: its files are read. */
   def forIndex(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver): Option[LeafTranslator] =
-    index.kind match {
-      case "minmax" => Some(MinMaxTranslator(index, metadata, resolver))
-      case _ => None
-    }
+    kinds.get(index.kind).map(_(index, metadata, resolver))
 }

@@ -1,0 +1,76 @@
+"""The layouts the simulator compares, each built from a sample (and a history when it is
+workload-aware), then filled with the table's rows.
+
+>>> sorted(METHODS)[:4]
+['adaptive', 'amoeba', 'amoeba-hinted', 'fullscan']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from skipstone.layout.builders.amoeba_upfront import build_amoeba_tree
+from skipstone.layout.builders.data_aware import build_kd_tree, build_range_tree
+from skipstone.layout.builders.paw import PawOptions, build_paw_tree
+from skipstone.layout.builders.paw_plugins import with_precise_descriptors
+from skipstone.layout.builders.qdtree import build_qd_tree
+from skipstone.layout.curves import build_curve_layout
+from skipstone.layout.layout import Layout
+from skipstone.layout.queries import Query
+from skipstone.layout.schema import LayoutData
+from skipstone.layout.tree import Leaf, PartitionTree
+
+
+@dataclass(frozen=True, eq=False)
+class BuildContext:
+    data: LayoutData  # the whole table
+    sample: LayoutData  # what builders see
+    history: Sequence[Query]  # past queries, for workload-aware builders
+    block_rows: float
+    range_column: str
+    columns: Sequence[str] | None  # attributes the data-aware trees and curves use
+    delta: float = 0.01
+    alpha: float = 4.0
+    seed: int = 0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def total_rows(self) -> float:
+        return float(self.data.rows)
+
+
+def _fullscan(c: BuildContext) -> Layout:
+    return PartitionTree(c.data.schema, Leaf(0, 0.0))
+
+
+def _hinted_weights(c: BuildContext) -> dict[str, float]:
+    """Column frequencies in the history: the workload hint of Amoeba §6.4."""
+    counts: Counter[str] = Counter()
+    for q in c.history:
+        low, high = q.bounding_box()
+        for d in np.flatnonzero(np.isfinite(low) | np.isfinite(high)):
+            counts[c.data.schema.columns[d].name] += 1
+    return dict(counts) or {c.range_column: 1.0}
+
+
+METHODS: dict[str, Callable[[BuildContext], Layout]] = {
+    "fullscan": _fullscan,
+    "range": lambda c: build_range_tree(c.sample, c.range_column, c.block_rows, c.total_rows),
+    "kd": lambda c: build_kd_tree(c.sample, c.block_rows, c.total_rows, c.columns),
+    "amoeba": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, c.columns, seed=c.seed),
+    "amoeba-hinted": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, weights=_hinted_weights(c), seed=c.seed),
+    "adaptive": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, c.columns, seed=c.seed),
+    "zorder": lambda c: build_curve_layout(c.sample, "zorder", c.block_rows, c.total_rows, c.columns),
+    "hilbert": lambda c: build_curve_layout(c.sample, "hilbert", c.block_rows, c.total_rows, c.columns),
+    "qdtree": lambda c: build_qd_tree(c.sample, c.history, c.block_rows, c.total_rows),
+    "paw": lambda c: build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(alpha=c.alpha)),
+    "paw-precise": lambda c: with_precise_descriptors(
+        build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(alpha=c.alpha)), c.data, 3
+    ),
+}
+
+WORKLOAD_AWARE = {"qdtree", "paw", "paw-precise", "amoeba-hinted"}
