@@ -11,6 +11,7 @@ from skipstone.session import java_call, jvm_entry
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.types import DataType
 
 FORMAT_VERSION = 1
 
@@ -70,8 +71,8 @@ class Skipstone:
 
         >>> Skipstone.for_path(spark, "/data/weather").build(MinMax("temp"), MinMax("ts"))  # doctest: +SKIP
         """
-        self._check(indexes)
-        self._publish(indexes, collect(self._read(), indexes))
+        types = self._check(indexes)
+        self._publish(indexes, types, collect(self._read(), indexes))
         return self
 
     def refresh(self) -> Skipstone:
@@ -88,7 +89,7 @@ class Skipstone:
         indexes = tuple(
             IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in definition["indexes"]
         )
-        self._check(indexes)
+        types = self._check(indexes)
         old = self._spark.read.parquet(table_dir)
         listed = DataFrame(java_call(self._jvm.listDataFiles, self._jsession, self.root), self._spark)
         key = ["path", "size", "mtime"]
@@ -98,7 +99,7 @@ class Skipstone:
         if todo:
             fresh = collect(self._read(todo), indexes)
             metadata = unchanged.unionByName(fresh.select(*old.columns))
-        self._publish(indexes, metadata)
+        self._publish(indexes, types, metadata)
         return self
 
     def drop(self) -> bool:
@@ -135,7 +136,8 @@ class Skipstone:
         # basePath keeps Hive-style partition columns when reading a subset of the files.
         return reader.schema(full.schema).option("basePath", self.root).load(files)
 
-    def _check(self, indexes: tuple[IndexType, ...]) -> None:
+    def _check(self, indexes: tuple[IndexType, ...]) -> dict[str, DataType]:
+        """Validate the request against the dataset's schema; the indexed columns' types."""
         if not indexes:
             raise SkipstoneError(f"build() of {self._name} needs at least one index, e.g. MinMax('col')")
         seen = set()
@@ -152,14 +154,16 @@ class Skipstone:
         types = resolve_columns(schema, [c for ix in indexes for c in ix.columns], self._name)
         for ix in indexes:
             ix.check_types(types, self._name)
+        return types
 
-    def _publish(self, indexes: tuple[IndexType, ...], metadata: DataFrame) -> int:
+    def _publish(self, indexes: tuple[IndexType, ...], types: Mapping[str, DataType], metadata: DataFrame) -> int:
         definition = {
             "formatVersion": FORMAT_VERSION,
             "datasetRoot": self.root,
             "format": self.format,
             "indexes": [
-                {"kind": ix.kind, "columns": list(ix.columns), "params": ix.params(),
+                {"kind": ix.kind, "name": ix.describe(), "columns": list(ix.columns), "params": ix.params(),
+                 "columnTypes": [types[c].jsonValue() for c in ix.columns],
                  "metadataColumns": {role: metadata_column(i, ix, role) for role in ix.roles}}
                 for i, ix in enumerate(indexes)
             ],

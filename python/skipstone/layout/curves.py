@@ -125,7 +125,8 @@ def build_curve_layout(
     blocks = max(1, int(sample.rows * scale // block_rows))
     shell = CurveLayout(sample.schema, curve, chosen, bits, edges, np.zeros(0, np.uint64), np.zeros(1), np.zeros((1, 0)), np.zeros((1, 0)))
     keys = np.sort(shell.keys(sample.values))
-    cuts = keys[np.minimum((np.arange(1, blocks) * len(keys)) // blocks, len(keys) - 1)]
+    # block k ends with the last key of its share of the sorted sample
+    cuts = keys[np.clip((np.arange(1, blocks) * len(keys)) // blocks - 1, 0, len(keys) - 1)]
     boundaries = np.append(np.unique(cuts), np.iinfo(np.uint64).max).astype(np.uint64)
     empty = CurveLayout(sample.schema, curve, chosen, bits, edges, boundaries, np.zeros(len(boundaries)),
                         np.zeros((len(boundaries), sample.schema.width)), np.zeros((len(boundaries), sample.schema.width)))

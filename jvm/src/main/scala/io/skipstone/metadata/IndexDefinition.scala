@@ -3,20 +3,26 @@ package io.skipstone.metadata
 import org.json4s._
 import org.json4s.jackson.JsonMethods
 
+import org.apache.spark.sql.types.DataType
+
 /**
  * One index over one column (or several, for multi-column kinds), as stored with the metadata.
  *
  * @param kind            the index type's name, e.g. "minmax"
  * @param columns         dataset columns it summarises; nested fields as dotted paths
+ * @param columnTypes     their types when indexed: a query over a different type ignores the index
  * @param metadataColumns role ("min", "max", "nulls", ...) to the metadata table's column name
  * @param params          kind-specific settings, kept as strings so any session can read them
  */
 case class IndexSpec(
     kind: String,
     columns: Seq[String],
+    columnTypes: Seq[DataType],
     metadataColumns: Map[String, String],
-    params: Map[String, String]) {
-  def describe: String = s"$kind(${columns.mkString(", ")})"
+    params: Map[String, String],
+    displayName: Option[String] = None) {
+  /** As the user wrote it, e.g. `MinMax(temp)`. */
+  def describe: String = displayName.getOrElse(s"$kind(${columns.mkString(", ")})")
 }
 
 /** Everything a session needs to use a dataset's metadata, stored as `index.json` per version. */
@@ -35,8 +41,10 @@ object DatasetIndex {
       IndexSpec(
         kind = (ix \ "kind").extract[String],
         columns = (ix \ "columns").extract[Seq[String]],
+        columnTypes = (ix \ "columnTypes").children.map(t => DataType.fromJson(JsonMethods.compact(t))),
         metadataColumns = (ix \ "metadataColumns").extract[Map[String, String]],
-        params = (ix \ "params").extractOpt[Map[String, String]].getOrElse(Map.empty))
+        params = (ix \ "params").extractOpt[Map[String, String]].getOrElse(Map.empty),
+        displayName = (ix \ "name").extractOpt[String])
     }
     DatasetIndex(version, (json \ "datasetRoot").extract[String], (json \ "format").extract[String], indexes)
   }

@@ -10,7 +10,9 @@ case class ListingStats(
     /** files read because they had no metadata, or had changed since indexing */
     filesUnindexed: Long,
     /** predicate parts no index could use: why more was not skipped */
-    unanswered: Seq[String]) {
+    unanswered: Seq[String],
+    /** per index, the files it alone ruled out (among the skipped ones) */
+    skippedByIndex: Seq[(String, Long)] = Seq.empty) {
 
   def describe: String =
     s"skipped $filesSkipped of $filesTotal files ($bytesSkipped of $bytesTotal bytes)" +

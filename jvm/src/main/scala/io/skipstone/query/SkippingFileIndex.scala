@@ -25,6 +25,7 @@ class SkippingFileIndex(
     val delegate: FileIndex,
     val condition: Expression,
     val datasetRoot: String,
+    val schema: StructType,
     session: SparkSession) extends FileIndex with Logging {
 
   // Written by listFiles on the driver, read by the stats listener after the query; a plan that
@@ -39,7 +40,7 @@ class SkippingFileIndex(
       try {
         MetadataCache.current(session, datasetRoot) match {
           case Some(metadata) if SkipstoneConf.enabled(session) =>
-            new FileSkipper(metadata, condition, session.sessionState.conf.resolver).prune(listed)
+            new FileSkipper(metadata, condition, session.sessionState.conf.resolver, schema).prune(listed)
           case _ => (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, "skipping disabled or index dropped"))
         }
       } catch {
@@ -63,7 +64,7 @@ class SkippingFileIndex(
 
   // Value equality: exchange reuse and subquery merging compare relations, hence this index.
   override def equals(other: Any): Boolean = other match {
-    case o: SkippingFileIndex => o.delegate == delegate && o.normalizedCondition == normalizedCondition
+    case o: SkippingFileIndex => o.delegate == delegate && o.normalizedCondition == normalizedCondition && o.schema == schema
     case _ => false
   }
   override def hashCode(): Int = 31 * delegate.hashCode() + normalizedCondition.hashCode()

@@ -5,6 +5,8 @@ import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, FileIndex, HadoopFsRelation, InMemoryFileIndex, LogicalRelation}
 
+import org.apache.spark.sql.types.StructType
+
 import io.skipstone.SkipstoneConf
 import io.skipstone.metadata.{FilePaths, MetadataCache}
 
@@ -28,21 +30,22 @@ case class SkippingRule(session: SparkSession) extends Rule[LogicalPlan] {
 
   private def transform(plan: LogicalPlan): LogicalPlan = plan.transformDown {
       case filter @ Filter(condition, relation @ LogicalRelation(fs: HadoopFsRelation, _, _, _, _)) =>
-        wrap(fs.location, condition).fold(filter: LogicalPlan) { index =>
+        wrap(fs.location, condition, fs.schema).fold(filter: LogicalPlan) { index =>
           filter.copy(child = relation.copy(relation = fs.copy(location = index)(fs.sparkSession)))
         }
     }
 
   /** The new index to use, or None to leave the relation as it is. */
-  private def wrap(location: FileIndex, condition: Expression): Option[SkippingFileIndex] = location match {
-    case s: SkippingFileIndex if s.normalizedCondition == SkippingFileIndex.normalize(condition) => None
-    case s: SkippingFileIndex => Some(new SkippingFileIndex(s.delegate, condition, s.datasetRoot, session))
-    case _: InMemoryFileIndex | _: CatalogFileIndex =>
-      SkippingRule.datasetRoot(location)
-        .filter(root => MetadataCache.current(session, root).isDefined)
-        .map(root => new SkippingFileIndex(location, condition, root, session))
-    case _ => None
-  }
+  private def wrap(location: FileIndex, condition: Expression, schema: StructType): Option[SkippingFileIndex] =
+    location match {
+      case s: SkippingFileIndex if s.normalizedCondition == SkippingFileIndex.normalize(condition) => None
+      case s: SkippingFileIndex => Some(new SkippingFileIndex(s.delegate, condition, s.datasetRoot, schema, session))
+      case _: InMemoryFileIndex | _: CatalogFileIndex =>
+        SkippingRule.datasetRoot(location)
+          .filter(root => MetadataCache.current(session, root).isDefined)
+          .map(root => new SkippingFileIndex(location, condition, root, schema, session))
+      case _ => None
+    }
 
   private type Expression = org.apache.spark.sql.catalyst.expressions.Expression
 }

@@ -1,0 +1,143 @@
+"""Qd-tree and PAW, on small cases worked out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from skipstone.layout import GroupSplit, LayoutData, Query, Split
+from skipstone.layout.builders.node_queries import NodeQueries
+from skipstone.layout.builders.paw import PawOptions, build_paw_tree
+from skipstone.layout.builders.paw_delta import estimate_delta
+from skipstone.layout.builders.paw_plugins import tune_storage
+from skipstone.layout.builders.paw_splits import multi_group_split
+from skipstone.layout.builders.qdtree import build_qd_tree
+
+
+def line(n: int = 100) -> LayoutData:
+    return LayoutData.from_columns({"x": np.arange(n)})
+
+
+def grid(side: int = 100) -> LayoutData:
+    x, y = np.meshgrid(np.arange(side), np.arange(side), indexing="ij")
+    return LayoutData.from_columns({"x": x.ravel(), "y": y.ravel()})
+
+
+def test_qd_tree_cuts_at_the_query_boundaries_that_skip_most():
+    # x in 0..99, query 10 <= x <= 29. Cutting at 29 skips 70 rows, at 9 only 10: 29 first,
+    # then 9 inside the left part; the right part sees no query and stays one block.
+    data = line()
+    tree = build_qd_tree(data, [Query.from_ranges(data.schema, {"x": (10, 29)})], block_rows=10)
+    assert (tree.root.column, tree.root.cut) == (0, 29.0)
+    assert (tree.root.left.column, tree.root.left.cut) == (0, 9.0)
+    assert tree.block_rows.tolist() == [10.0, 20.0, 70.0]
+
+
+def test_qd_tree_query_reads_exactly_its_rows_when_blocks_allow():
+    data = line()
+    q = Query.from_ranges(data.schema, {"x": (10, 29)})
+    assert build_qd_tree(data, [q], block_rows=10).cost(q) == 20.0
+
+
+def test_qd_tree_keeps_blocks_at_least_block_rows():
+    data = line()
+    q = Query.from_ranges(data.schema, {"x": (10, 12)})  # cutting it out would leave 3 rows
+    tree = build_qd_tree(data, [q], block_rows=10)
+    assert tree.block_rows.min() >= 10
+
+
+def test_multi_group_split_grows_a_small_group_to_one_block_about_its_centre():
+    # 100 x 100 grid, query [10,14] x [10,14] (25 rows), b_min = 100 rows: centre 11.5,
+    # radius 2.5, the 100 nearest rows by F are the 10 x 10 square 7..16 (F <= 4.5 / 2.5).
+    data = grid()
+    q = Query.from_ranges(data.schema, {"x": (10, 14), "y": (10, 14)})
+    low = np.nextafter(data.values.min(axis=0), -np.inf)
+    high = data.values.max(axis=0)
+    split = multi_group_split(data.values, NodeQueries.of([q], 2), low, high, min_rows=100)
+    members = data.values[split.members[0]]
+    assert len(members) == 100
+    assert members.min(axis=0).tolist() == [7.0, 7.0] and members.max(axis=0).tolist() == [16.0, 16.0]
+    assert len(split.rest) == 9900
+    assert split.cost == 100.0
+
+
+def test_multi_group_split_merges_intersecting_queries_into_one_group():
+    data = grid()
+    a = Query.from_ranges(data.schema, {"x": (10, 30), "y": (10, 30)})
+    b = Query.from_ranges(data.schema, {"x": (25, 40), "y": (25, 40)})
+    low, high = np.nextafter(data.values.min(axis=0), -np.inf), data.values.max(axis=0)
+    split = multi_group_split(data.values, NodeQueries.of([a, b], 2), low, high, min_rows=100)
+    assert len(split.members) == 1
+    assert data.values[split.members[0]].min(axis=0).tolist() == [10.0, 10.0]
+    assert data.values[split.members[0]].max(axis=0).tolist() == [40.0, 40.0]
+
+
+def test_paw_reads_one_block_for_a_small_query_it_has_seen():
+    data = grid()
+    q = Query.from_ranges(data.schema, {"x": (10, 14), "y": (10, 14)})
+    tree = build_paw_tree(data, [q], block_rows=100, delta=0.0)
+    assert isinstance(tree.root, GroupSplit)
+    assert tree.cost(q) == 100.0
+
+
+def test_paw_extended_queries_cover_a_shifted_future_query():
+    # δ = 2% of the domain (99 * 0.02 = 1.98 grid steps): shifted by one step, the future
+    # query still lies in the grown block (38..50 squared)
+    data = grid()
+    past = Query.from_ranges(data.schema, {"x": (40, 49), "y": (40, 49)})
+    future = Query.from_ranges(data.schema, {"x": (41, 50), "y": (39, 48)})
+    tree = build_paw_tree(data, [past], block_rows=100, delta=0.02)
+    assert tree.touched(future).sum() == 1
+
+
+def test_paw_refines_every_block_into_one_to_two_block_sizes():
+    data = grid()
+    q = Query.from_ranges(data.schema, {"x": (10, 14), "y": (10, 14)})
+    rows = build_paw_tree(data, [q], block_rows=100).block_rows
+    assert rows.min() >= 100 and rows.max() < 200
+
+
+def test_paw_without_refinement_leaves_the_irregular_rest_whole():
+    data = grid()
+    q = Query.from_ranges(data.schema, {"x": (10, 14), "y": (10, 14)})
+    tree = build_paw_tree(data, [q], block_rows=100, options=PawOptions(refine=False))
+    assert sorted(tree.block_rows.tolist()) == [100.0, 9900.0]
+
+
+def test_paw_alpha_must_exceed_one():
+    with pytest.raises(ValueError, match="alpha"):
+        PawOptions(alpha=1.0)
+
+
+def test_paw_with_alpha_above_the_data_size_uses_only_axis_parallel_splits():
+    data = grid()
+    q = Query.from_ranges(data.schema, {"x": (10, 14), "y": (10, 14)})
+    tree = build_paw_tree(data, [q], block_rows=100, options=PawOptions(alpha=1e9, refine=False))
+    assert isinstance(tree.root, Split)
+
+
+def test_delta_estimate_is_the_bottleneck_of_the_best_matching():
+    # older: [10,20] and [50,60]; newer: [52,61] and [11,20]: the matching pairs them crosswise,
+    # the larger shift being 2 of the domain's 100
+    data = LayoutData.from_columns({"x": np.arange(101.0)})
+    r = lambda lo, hi: Query.from_ranges(data.schema, {"x": (lo, hi)})  # noqa: E731
+    assert estimate_delta(data, [r(10, 20), r(50, 60), r(52, 61), r(11, 20)]) == pytest.approx(0.02)
+
+
+def test_storage_tuner_copies_the_query_that_gains_most_per_row():
+    # one block of 100 rows; a query reading 10 of them gains (100 - 10) / 10 from a copy
+    data = line()
+    q = Query.from_ranges(data.schema, {"x": (0, 9)})
+    from skipstone.layout import build_range_tree
+
+    tuned = tune_storage(build_range_tree(data, "x", block_rows=100), data, [q], budget_rows=10)
+    assert tuned.extra_rows == 10.0
+    assert tuned.cost(q) == 10.0
+
+
+def test_storage_tuner_respects_the_budget():
+    data = line()
+    q = Query.from_ranges(data.schema, {"x": (0, 9)})
+    from skipstone.layout import build_range_tree
+
+    assert tune_storage(build_range_tree(data, "x", block_rows=100), data, [q], budget_rows=9).extra_rows == 0.0
