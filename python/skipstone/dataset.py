@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from skipstone.collect import collect, metadata_column, resolve_columns
 from skipstone.errors import SkipstoneError
-from skipstone.indexes import IndexType
+from skipstone.indexes import IndexType, MinMax
 from skipstone.session import java_call, jvm_entry
 
 if TYPE_CHECKING:
@@ -64,15 +64,20 @@ class Skipstone:
 
     # -- building --------------------------------------------------------------------------
 
-    def build(self, *indexes: IndexType) -> Skipstone:
+    def build(self, *indexes: IndexType, use_footers: bool = True) -> Skipstone:
         """Index every data file for ``indexes`` (one Spark job) and publish a new version.
 
-        Replaces any earlier indexes of the dataset.
+        Replaces any earlier indexes of the dataset. When every index is a MinMax over a
+        Parquet column whose footer statistics are exact (integers, decimals, dates,
+        timestamps, strings, booleans; not floating point, whose footers omit NaN), the
+        metadata is read from Parquet footers instead of scanning the data; pass
+        ``use_footers=False`` to always scan.
 
         >>> Skipstone.for_path(spark, "/data/weather").build(MinMax("temp"), MinMax("ts"))  # doctest: +SKIP
         """
         types = self._check(indexes)
-        self._publish(indexes, types, collect(self._read(), indexes))
+        files = self._listed_files()
+        self._publish(indexes, types, self._collect(indexes, types, files, None, use_footers))
         return self
 
     def refresh(self) -> Skipstone:
@@ -80,8 +85,6 @@ class Skipstone:
 
         >>> Skipstone.for_path(spark, "/data/weather").refresh()   # doctest: +SKIP
         """
-        from pyspark.sql import DataFrame
-
         current = self._current()
         if current is None:
             raise SkipstoneError(f"dataset {self._name} has no Skipstone index to refresh; call build() first")
@@ -91,13 +94,14 @@ class Skipstone:
         )
         types = self._check(indexes)
         old = self._spark.read.parquet(table_dir)
-        listed = DataFrame(java_call(self._jvm.listDataFiles, self._jsession, self.root), self._spark)
+        listed = self._listed_files()
         key = ["path", "size", "mtime"]
         unchanged = old.join(listed, key, "left_semi")
-        todo = [r.path for r in listed.join(old, key, "left_anti").select("path").collect()]
+        todo = listed.join(old, key, "left_anti")
+        todo_paths = [r.path for r in todo.select("path").collect()]
         metadata = unchanged
-        if todo:
-            fresh = collect(self._read(todo), indexes)
+        if todo_paths:
+            fresh = self._collect(indexes, types, todo, todo_paths, True)
             metadata = unchanged.unionByName(fresh.select(*old.columns))
         self._publish(indexes, types, metadata)
         return self
@@ -135,6 +139,25 @@ class Skipstone:
         full = self._read()
         # basePath keeps Hive-style partition columns when reading a subset of the files.
         return reader.schema(full.schema).option("basePath", self.root).load(files)
+
+    def _listed_files(self) -> DataFrame:
+        from pyspark.sql import DataFrame
+
+        return DataFrame(java_call(self._jvm.listDataFiles, self._jsession, self.root), self._spark)
+
+    def _collect(self, indexes: tuple[IndexType, ...], types: Mapping[str, DataType], files: DataFrame,
+                 paths: list[str] | None, use_footers: bool) -> DataFrame:
+        """Metadata rows for ``files`` (all files when ``paths`` is None): footers or one scan."""
+        from pyspark.sql import DataFrame
+
+        if use_footers and self.format == "parquet" and all(isinstance(ix, MinMax) for ix in indexes):
+            targets = [{"path": ix.column, "type": types[ix.column].jsonValue(),
+                        **{role: metadata_column(i, ix, role) for role in ix.roles}}
+                       for i, ix in enumerate(indexes) if isinstance(ix, MinMax)]
+            jdf = java_call(self._jvm.footerMinMax, self._jsession, self.root, files._jdf, json.dumps(targets))
+            if jdf is not None:
+                return DataFrame(jdf, self._spark)
+        return collect(self._read(paths), indexes)
 
     def _check(self, indexes: tuple[IndexType, ...]) -> dict[str, DataType]:
         """Validate the request against the dataset's schema; the indexed columns' types."""

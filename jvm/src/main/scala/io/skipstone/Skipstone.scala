@@ -5,10 +5,11 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.TableIdentifier
 import org.apache.spark.sql.execution.datasources.InMemoryFileIndex
-import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
+import org.apache.spark.sql.types.{DataType, LongType, StringType, StructField, StructType}
 import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
+import io.skipstone.indexing.{FooterMinMax, FooterValues}
 import io.skipstone.metadata.{FilePaths, MetadataCache, MetadataStore}
 import io.skipstone.query.{ListingStats, QueryStatsListener, SkippingRule}
 
@@ -86,6 +87,26 @@ object Skipstone {
     val schema = StructType(Seq(StructField("path", StringType), StructField("size", LongType),
       StructField("mtime", LongType)))
     session.createDataFrame(rows.asJava, schema)
+  }
+
+  /**
+   * MinMax metadata of `files` (path, size, mtime) read from Parquet footers, or null when some
+   * target cannot come from footers (a partition column, a floating or unsupported type): the
+   * caller then scans. `targetsJson`: [{"path", "type" (DataType JSON), "min", "max", "nulls"}].
+   */
+  def footerMinMax(session: SparkSession, datasetRoot: String, files: org.apache.spark.sql.DataFrame,
+                   targetsJson: String): org.apache.spark.sql.DataFrame = {
+    implicit val formats: org.json4s.Formats = org.json4s.DefaultFormats
+    val targets = JsonMethods.parse(targetsJson).children.map { t =>
+      FooterMinMax.Target((t \ "path").extract[String], DataType.fromJson(JsonMethods.compact(t \ "type")),
+        (t \ "min").extract[String], (t \ "max").extract[String], (t \ "nulls").extract[String])
+    }
+    val partitionColumns = new InMemoryFileIndex(session, Seq(new org.apache.hadoop.fs.Path(datasetRoot)),
+      Map.empty, None).partitionSchema.fieldNames.map(_.toLowerCase).toSet
+    val usable = targets.forall { t =>
+      FooterValues.supported(t.dataType) && !partitionColumns.contains(t.path.split('.').head.toLowerCase)
+    }
+    if (usable) FooterMinMax.collect(session, files, targets) else null
   }
 
   /** JSON of the last successful query's skipping, or "null" if no query ran since enabling. */
