@@ -52,9 +52,15 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Res
 
   private lazy val keep = compile(translation.clause)
 
-  /** Each index alone, to report which index ruled out how many files. */
-  private lazy val keepByIndex: Seq[(String, BasePredicate)] = translators.map { t =>
-    t.index.describe -> compile(new ClauseBuilder(Seq(t)).translate(condition).clause)
+  /**
+   * Each index alone, to report which index ruled out how many files. Indexes with nothing to
+   * say are left out; when only one index has, it alone did all the skipping: no evaluation.
+   */
+  private lazy val keepByIndex: Seq[(String, Option[BasePredicate])] = {
+    val useful = translators.map(t => t.index.describe -> new ClauseBuilder(Seq(t)).translate(condition).clause)
+      .filterNot { case (_, clause) => Clause.isTriviallyTrue(clause) }
+    if (useful.size == 1) useful.map { case (name, _) => name -> None }
+    else useful.map { case (name, clause) => name -> Some(compile(clause)) }
   }
 
   private def eval(predicate: BasePredicate, row: InternalRow, path: String): Boolean =
@@ -82,7 +88,9 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Res
         if (!read) {
           filesSkipped += 1
           bytesSkipped += f.getLen
-          row.foreach(r => keepByIndex.foreach { case (name, p) => if (!eval(p, r, path)) skippedBy(name) += 1 })
+          row.foreach(r => keepByIndex.foreach { case (name, p) =>
+            if (p.forall(!eval(_, r, path))) skippedBy(name) += 1
+          })
         }
         read
       })

@@ -1,0 +1,49 @@
+package io.skipstone.query
+
+import org.apache.hadoop.fs.{FileStatus, Path}
+
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.catalyst.plans.logical.Filter
+import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
+import org.apache.spark.sql.execution.datasources.{FileStatusWithMetadata, PartitionDirectory}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.json4s.JsonDSL._
+import org.json4s.jackson.JsonMethods
+
+import io.skipstone.metadata.{LoadedMetadata, MetadataCache}
+
+/**
+ * Measures the driver-side work the wrapper adds to a query: compiling the filter into a
+ * clause and evaluating it over every file's metadata, as if each indexed file were listed.
+ * Used by the benchmarks with synthetic metadata of up to 100,000 files.
+ */
+object PlanningBenchmark {
+  /** `filtered`: a DataFrame over the dataset with the filter to evaluate. JSON result. */
+  def run(session: SparkSession, datasetRoot: String, filtered: DataFrame, runs: Int): String = {
+    val plan = filtered.asInstanceOf[ClassicDataset[_]].queryExecution.optimizedPlan
+    val filter = plan.collectFirst { case f: Filter => f }.getOrElse(
+      throw new IllegalArgumentException("the DataFrame has no filter to evaluate"))
+    val metadata = MetadataCache.current(session, datasetRoot).getOrElse(
+      throw new IllegalArgumentException(s"$datasetRoot has no Skipstone metadata"))
+    val listing = Seq(PartitionDirectory(InternalRow.empty, metadata.rows.toSeq.map(asListed(metadata, _))))
+    val resolver = session.sessionState.conf.resolver
+    val timings = (1 to runs).map { _ =>
+      val start = System.nanoTime()
+      val (_, stats) = new FileSkipper(metadata, filter.condition, resolver, filter.child.schema).prune(listing)
+      (System.nanoTime() - start, stats)
+    }
+    val millis = timings.map(_._1 / 1e6).sorted
+    val stats = timings.last._2
+    JsonMethods.compact(JsonMethods.render(
+      ("files" -> stats.filesTotal) ~ ("skipped" -> stats.filesSkipped) ~
+        ("median_ms" -> millis(millis.size / 2)) ~ ("min_ms" -> millis.head) ~ ("max_ms" -> millis.last)))
+  }
+
+  private def asListed(metadata: LoadedMetadata, row: InternalRow): FileStatusWithMetadata = {
+    val schema = metadata.schema
+    val path = row.getUTF8String(schema.fieldIndex(LoadedMetadata.Path)).toString
+    val size = row.getLong(schema.fieldIndex(LoadedMetadata.Size))
+    val mtime = row.getLong(schema.fieldIndex(LoadedMetadata.ModificationTime))
+    FileStatusWithMetadata(new FileStatus(size, false, 1, 0L, mtime, new Path(path)), Map.empty)
+  }
+}
