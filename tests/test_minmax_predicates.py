@@ -80,6 +80,7 @@ def test_bytes_skipped_are_the_sizes_of_skipped_files(spark, table):
     assert dataset.path.endswith("events")
     assert 0 < dataset.bytes_skipped < dataset.bytes_total
     assert stats.bytes_skipped == dataset.bytes_skipped
+    assert dataset.rows_skipped == 900   # 9 files of 100 rows
 
 
 def test_runtime_switch_turns_skipping_off_within_the_session(spark, table):

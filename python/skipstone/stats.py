@@ -24,6 +24,8 @@ class DatasetStats:
     """Files read because they had no metadata or changed after indexing."""
     unanswered: tuple[str, ...] = ()
     """Predicate parts no index could use: why more was not skipped."""
+    rows_skipped: int = 0
+    """Rows in the skipped files, from their metadata."""
     skipped_by_index: dict[str, int] = field(default_factory=dict)
     """Per index (e.g. ``"MinMax(ts)"``), how many of the skipped files it alone ruled out."""
 
@@ -69,6 +71,7 @@ def last_query_stats(spark: SparkSession) -> QueryStats:
             path=d["path"], files_total=d["files_total"], files_skipped=d["files_skipped"],
             bytes_total=d["bytes_total"], bytes_skipped=d["bytes_skipped"],
             files_unindexed=d["files_unindexed"], unanswered=tuple(d["unanswered"]),
+            rows_skipped=d["rows_skipped"],
             skipped_by_index={i["index"]: i["files"] for i in d["skipped_by_index"]},
         )
         for d in raw["per_dataset"]

@@ -13,9 +13,16 @@ True
 
 from __future__ import annotations
 
+from skipstone.layout.adaptive.optimizer import OptimizerOptions, RepartitionPlan, best_plan
+from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.boxes import BoxSet
 from skipstone.layout.builders.amoeba_upfront import build_amoeba_tree
 from skipstone.layout.builders.data_aware import build_kd_tree, build_range_tree
+from skipstone.layout.builders.paw import PawOptions, build_paw_tree
+from skipstone.layout.builders.paw_delta import estimate_delta
+from skipstone.layout.builders.paw_plugins import RedundantPartitions, tune_storage, with_precise_descriptors
+from skipstone.layout.builders.qdtree import build_qd_tree
+from skipstone.layout.curves import CurveLayout, build_curve_layout
 from skipstone.layout.layout import Descriptors, Layout
 from skipstone.layout.predicates import And, Between, Comparison, In, Not, Or, Predicate, parse_predicate
 from skipstone.layout.queries import Query
@@ -24,6 +31,19 @@ from skipstone.layout.serialization import layout_from_json, layout_to_json
 from skipstone.layout.tree import Group, GroupSplit, Leaf, PartitionTree, Split
 
 __all__ = [
+    "CurveLayout",
+    "OptimizerOptions",
+    "PawOptions",
+    "QueryWindow",
+    "RedundantPartitions",
+    "RepartitionPlan",
+    "best_plan",
+    "build_curve_layout",
+    "build_paw_tree",
+    "build_qd_tree",
+    "estimate_delta",
+    "tune_storage",
+    "with_precise_descriptors",
     "And",
     "Between",
     "BoxSet",

@@ -58,16 +58,18 @@ class CurveLayout(Layout):
         return (zorder_keys if self.curve == "zorder" else hilbert_keys)(codes, self.bits)
 
     def route(self, data: LayoutData) -> np.ndarray:
-        positions = np.searchsorted(self.boundaries, self.keys(data.values), side="left")
-        return np.minimum(positions, len(self.rows) - 1)
+        return self.positions_of(self.keys(data.values))
+
+    def positions_of(self, keys: np.ndarray) -> np.ndarray:
+        return np.minimum(np.searchsorted(self.boundaries, keys, side="left"), len(self.rows) - 1)
 
     def with_block_rows(self, rows: np.ndarray) -> CurveLayout:
         return CurveLayout(self.schema, self.curve, self.columns, self.bits, self.edges, self.boundaries,
                            np.asarray(rows, dtype=np.float64), self.low, self.high)
 
-    def with_counts(self, data: LayoutData, scale: float = 1.0) -> CurveLayout:
+    def with_counts(self, data: LayoutData, scale: float = 1.0, keys: np.ndarray | None = None) -> CurveLayout:
         """Row counts and descriptor boxes from the rows `data` puts in each block."""
-        positions = self.route(data)
+        positions = self.route(data) if keys is None else self.positions_of(keys)
         low, high = _bounding_boxes(data.values, positions, len(self.rows), data.schema)
         counts = np.bincount(positions, minlength=len(self.rows)).astype(np.float64) * scale
         return CurveLayout(self.schema, self.curve, self.columns, self.bits, self.edges, self.boundaries, counts, low, high)
@@ -124,13 +126,14 @@ def build_curve_layout(
     edges = tuple(np.unique(np.quantile(sample.values[:, c], levels)) for c in chosen)
     blocks = max(1, int(sample.rows * scale // block_rows))
     shell = CurveLayout(sample.schema, curve, chosen, bits, edges, np.zeros(0, np.uint64), np.zeros(1), np.zeros((1, 0)), np.zeros((1, 0)))
-    keys = np.sort(shell.keys(sample.values))
+    unsorted_keys = shell.keys(sample.values)
+    keys = np.sort(unsorted_keys)
     # block k ends with the last key of its share of the sorted sample
     cuts = keys[np.clip((np.arange(1, blocks) * len(keys)) // blocks - 1, 0, len(keys) - 1)]
     boundaries = np.append(np.unique(cuts), np.iinfo(np.uint64).max).astype(np.uint64)
     empty = CurveLayout(sample.schema, curve, chosen, bits, edges, boundaries, np.zeros(len(boundaries)),
                         np.zeros((len(boundaries), sample.schema.width)), np.zeros((len(boundaries), sample.schema.width)))
-    return empty.with_counts(sample, scale)
+    return empty.with_counts(sample, scale, unsorted_keys)
 
 
 def zorder_keys(codes: np.ndarray, bits: int) -> np.ndarray:
@@ -153,7 +156,7 @@ def hilbert_keys(codes: np.ndarray, bits: int) -> np.ndarray:
     >>> hilbert_keys(np.array([[0, 0], [0, 1], [1, 1], [1, 0]], dtype=np.uint64), 1).tolist()
     [0, 1, 2, 3]
     """
-    x = codes.astype(np.uint64, copy=True)
+    x = np.asfortranarray(codes, dtype=np.uint64).copy(order="F")  # column passes stay contiguous
     dims = x.shape[1]
     q = np.uint64(1 << (bits - 1))
     while q > 1:
@@ -180,8 +183,11 @@ def _bounding_boxes(values: np.ndarray, positions: np.ndarray, blocks: int, sche
     width = values.shape[1]
     low = np.full((blocks, width), np.inf)
     high = np.full((blocks, width), -np.inf)
-    for d in range(width):
-        np.minimum.at(low[:, d], positions, values[:, d])
-        np.maximum.at(high[:, d], positions, values[:, d])
+    order = np.argsort(positions, kind="stable")
+    present, starts = np.unique(positions[order], return_index=True)
+    if len(present):
+        ordered = values[order]
+        low[present] = np.minimum.reduceat(ordered, starts, axis=0)
+        high[present] = np.maximum.reduceat(ordered, starts, axis=0)
     # descriptors are half-open (low, high]: step just below the smallest value
     return np.nextafter(low, -np.inf), high

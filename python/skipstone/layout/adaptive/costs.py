@@ -46,6 +46,13 @@ class QueryBoxes:
         return out
 
 
+    def separates(self, low: np.ndarray, high: np.ndarray, column: int, cut: float) -> bool:
+        """Whether some box meeting the region (low, high] lies wholly on one side of the cut."""
+        meets = np.all((self.low < high) & (self.high > low), axis=1)
+        one_side = (self.high[:, column] <= cut) | (self.low[:, column] >= cut)
+        return bool((meets & one_side).any())
+
+
 class CostModel:
     """Annotates nodes (cached by identity: nodes are immutable) and prices what-if subtrees."""
 
@@ -53,6 +60,8 @@ class CostModel:
         self.window, self.current, self.values, self.scale = window, current, sample.values, scale
         self._info: dict[int, tuple[Node, NodeInfo]] = {}
         self._rows: dict[int, tuple[Node, np.ndarray]] = {}
+        self._whatif: dict[tuple[int, int, float], tuple[Node, Node, np.ndarray]] = {}
+        self.plans: dict[tuple[int, int, float], tuple[Node, object]] = {}  # the optimizer's memo
         self._prime(tree, sample)
 
     def info(self, node: Node, low: np.ndarray, high: np.ndarray) -> NodeInfo:
@@ -80,9 +89,17 @@ class CostModel:
         self._rows[id(node)] = (node, rows)
         return rows
 
-    def reroute(self, column: int, cut: float, left: Node, right: Node, low: np.ndarray, high: np.ndarray, rows: np.ndarray) -> tuple[Node, np.ndarray]:
-        """The what-if subtree Split(column, cut) over the shapes of `left` and `right`, with the
-        sample `rows` routed through it, and its cost vector."""
+    def swapped(self, node: Split, column: int, cut: float, low: np.ndarray, high: np.ndarray) -> tuple[Node, np.ndarray]:
+        """The what-if subtree of swapping node's cut for (column, cut): the same shapes below,
+        the node's sample rows routed through them; remembered, since the greedy asks again
+        for every predicate in every round."""
+        key = (id(node), column, cut)
+        if key not in self._whatif:
+            new, costs = self._reroute(column, cut, node.left, node.right, low, high, self.rows_under(node))
+            self._whatif[key] = (node, new, costs)
+        return self._whatif[key][1], self._whatif[key][2]
+
+    def _reroute(self, column: int, cut: float, left: Node, right: Node, low: np.ndarray, high: np.ndarray, rows: np.ndarray) -> tuple[Node, np.ndarray]:
         leaves: list[tuple[Leaf, np.ndarray, np.ndarray, np.ndarray]] = []
         node = self._shape(Split(column, cut, left, right), low, high, rows, leaves)
         lows = np.array([l for _, l, _, _ in leaves])

@@ -141,6 +141,15 @@ class _Search:
         self.model, self.cut, self.options = model, cut, options
 
     def plan(self, node: Node, low: np.ndarray, high: np.ndarray) -> _Plan:
+        # the greedy re-asks every predicate each round; subtrees it did not change answer alike
+        key = (id(node), self.cut.column, self.cut.cut)
+        remembered = self.model.plans.get(key)
+        if remembered is None:
+            remembered = (node, self._plan(node, low, high))
+            self.model.plans[key] = remembered
+        return remembered[1]
+
+    def _plan(self, node: Node, low: np.ndarray, high: np.ndarray) -> _Plan:
         info = self.model.info(node, low, high)
         unchanged = _Plan(node, info.costs, 0.0, info.fully_accessed, self.cut.heads(node), False)
         if isinstance(node, Leaf) or not info.accessed:
@@ -156,7 +165,9 @@ class _Search:
                          left.cost + right.cost, left.fully_accessed and right.fully_accessed,
                          self.cut.heads(node), True, steps=left.steps + right.steps)
         candidates = []
-        if left.fully_accessed and right.fully_accessed and not self.cut.heads(node):
+        # a cut outside the node's region would put every row on one side: no swap to price
+        inside = low[self.cut.column] < self.cut.cut < high[self.cut.column]
+        if left.fully_accessed and right.fully_accessed and inside and not self.cut.heads(node):
             candidates.append(self._swap(node, low, high, info))
         if left.ptop and right.ptop and not self.cut.heads(node):
             candidates.append(self._logical(
@@ -181,8 +192,9 @@ class _Search:
         return best
 
     def _swap(self, node: Split, low: np.ndarray, high: np.ndarray, info) -> _Plan | None:
-        rows = self.model.rows_under(node)
-        new, costs = self.model.reroute(self.cut.column, self.cut.cut, node.left, node.right, low, high, rows)
+        if not self.model.window.separates(low, high, self.cut.column, self.cut.cut):
+            return None  # no window query lies on one side of the new cut: it could skip nothing
+        new, costs = self.model.swapped(node, self.cut.column, self.cut.cut, low, high)
         if info.costs.sum() - costs.sum() <= 0:
             return None
         name = f"swap column {node.column} <= {node.cut} for column {self.cut.column} <= {self.cut.cut}"

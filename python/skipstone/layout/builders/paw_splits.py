@@ -64,30 +64,36 @@ def multi_group_split(
 
 
 class _BoxIndex:
-    """Rows sorted on every column, so the rows of a small box are found by binary search on
-    its most selective column instead of a scan of the whole node."""
+    """Rows sorted per column (lazily, only columns some box restricts), so the rows of a small
+    box are found by binary search on its most selective column, not by a scan of the node."""
 
     def __init__(self, values: np.ndarray) -> None:
         self.values = values
-        self.order = np.argsort(values, axis=0, kind="stable")
-        self.sorted = np.take_along_axis(values, self.order, axis=0)
+        self.low_edge, self.high_edge = values.min(axis=0), values.max(axis=0)
+        self._order: dict[int, np.ndarray] = {}
+        self._sorted: dict[int, np.ndarray] = {}
 
     def rows_in(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-        starts, stops = self._bounds(low, high)
+        restricted = np.flatnonzero((low >= self.low_edge) | (high < self.high_edge))
+        if len(restricted) == 0:
+            return np.arange(len(self.values))
+        starts, stops = self._bounds(low, high, restricted)
         by_selectivity = np.argsort(stops - starts)
-        first = int(by_selectivity[0])
-        candidates = self.order[starts[first] : stops[first], first]
-        for d in by_selectivity[1:]:
-            if starts[d] == 0 and stops[d] == len(self.values):
-                continue  # the box does not restrict this column within the node
+        first = int(restricted[by_selectivity[0]])
+        candidates = self._order[first][starts[by_selectivity[0]] : stops[by_selectivity[0]]]
+        for k in by_selectivity[1:]:
+            d = int(restricted[k])
             v = self.values[candidates, d]
             candidates = candidates[(v > low[d]) & (v <= high[d])]
         return candidates
 
-    def _bounds(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        columns = range(len(low))
-        starts = np.array([np.searchsorted(self.sorted[:, d], low[d], side="right") for d in columns])
-        stops = np.array([np.searchsorted(self.sorted[:, d], high[d], side="right") for d in columns])
+    def _bounds(self, low: np.ndarray, high: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        for d in columns:
+            if d not in self._order:
+                self._order[d] = np.argsort(self.values[:, d], kind="stable")
+                self._sorted[d] = self.values[self._order[d], d]
+        starts = np.array([np.searchsorted(self._sorted[d], low[d], side="right") for d in columns])
+        stops = np.array([np.searchsorted(self._sorted[d], high[d], side="right") for d in columns])
         return starts, stops
 
 
@@ -118,7 +124,7 @@ def _grow_to_block(
     low, high = np.maximum(low, region_low), np.minimum(high, region_high)
     needed = int(np.ceil(min_rows))
     out_low, out_high = low.copy(), high.copy()
-    data_low, data_high = index.sorted[0], index.sorted[-1]
+    data_low, data_high = index.low_edge, index.high_edge
     for k in range(len(low)):
         if needed > len(values) or len(index.rows_in(low[k], high[k])) >= needed:
             continue

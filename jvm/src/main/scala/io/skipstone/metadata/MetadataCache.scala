@@ -45,6 +45,8 @@ object MetadataCache extends Logging {
   def invalidate(session: SparkSession, datasetRoot: String): Unit =
     entries.remove(MetadataStore.metadataDir(session, datasetRoot).toString)
 
+  def clear(): Unit = entries.clear()
+
   private def load(session: SparkSession, dir: Path, version: Long): LoadedMetadata = {
     val versionDir = MetadataStore.versionDir(dir, version)
     val definition = MetadataStore.readDefinition(session, versionDir)

@@ -23,6 +23,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Res
   extends Logging {
 
   private val root = metadata.definition.datasetRoot
+  private val numRowsOrdinal = metadata.schema.fieldIndex(LoadedMetadata.NumRows)
 
   private val translators: Seq[LeafTranslator] = metadata.definition.indexes.flatMap { ix =>
     if (!SchemaPaths.matches(ix, schema, resolver)) {
@@ -75,7 +76,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Res
     metadata.freshRow(path, size, modificationTime).map(eval(keep, _, path))
 
   def prune(directories: Seq[PartitionDirectory]): (Seq[PartitionDirectory], ListingStats) = {
-    var filesTotal, filesSkipped, bytesTotal, bytesSkipped, unindexed = 0L
+    var filesTotal, filesSkipped, bytesTotal, bytesSkipped, unindexed, rowsSkipped = 0L
     val skippedBy = scala.collection.mutable.LinkedHashMap(translators.map(_.index.describe -> 0L): _*)
     val kept = directories.map { dir =>
       dir.copy(files = dir.files.filter { f =>
@@ -88,6 +89,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Res
         if (!read) {
           filesSkipped += 1
           bytesSkipped += f.getLen
+          row.foreach(r => rowsSkipped += r.getLong(numRowsOrdinal))
           row.foreach(r => keepByIndex.foreach { case (name, p) =>
             if (p.forall(!eval(_, r, path))) skippedBy(name) += 1
           })
@@ -96,6 +98,6 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Res
       })
     }.filter(_.files.nonEmpty)
     (kept, ListingStats(root, filesTotal, filesSkipped, bytesTotal, bytesSkipped, unindexed, unanswered,
-      skippedBy.toSeq))
+      skippedBy.toSeq, rowsSkipped))
   }
 }

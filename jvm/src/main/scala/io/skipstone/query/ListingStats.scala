@@ -12,7 +12,9 @@ case class ListingStats(
     /** predicate parts no index could use: why more was not skipped */
     unanswered: Seq[String],
     /** per index, the files it alone ruled out (among the skipped ones) */
-    skippedByIndex: Seq[(String, Long)] = Seq.empty) {
+    skippedByIndex: Seq[(String, Long)] = Seq.empty,
+    /** rows in the skipped files, from their metadata */
+    rowsSkipped: Long = 0L) {
 
   def describe: String =
     s"skipped $filesSkipped of $filesTotal files ($bytesSkipped of $bytesTotal bytes)" +
