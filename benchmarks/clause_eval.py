@@ -26,11 +26,18 @@ from skipstone.session import jvm_entry  # noqa: E402
 
 PREDICATES = {
     "k = v (selective)": "k = 4242424",
-    "k BETWEEN (1% of files)": "k BETWEEN 1000000 AND 1000000 + files * 10",
-    "k IN 100 values": "k IN ({})",
+    "k BETWEEN (1% of files)": "k BETWEEN {lo} AND {hi}",
+    "k IN 100 values": "k IN ({values})",
     "ts range OR s prefix": "ts < TIMESTAMP'2020-01-05' OR s >= 'x'",
     "NOT(k < c) AND unanswerable": "NOT (k < 500000) AND abs(k) > 3",
 }
+
+
+def instantiate(template: str, files: int) -> str:
+    """A predicate for N files: the BETWEEN covers 1% of the files in the middle of the range."""
+    middle = files * 500
+    return template.format(lo=middle, hi=middle + files * 10,
+                           values=", ".join(str(v * 7919) for v in range(100)))
 
 
 def synthetic_metadata(root: str, files: int) -> pa.Table:
@@ -63,6 +70,18 @@ def publish_synthetic(spark, ds: Skipstone, files: int) -> None:
     entry.publish(spark._jsparkSession, ds.root, staging, json.dumps(definition))
 
 
+def setup_dataset(spark, folder: str) -> tuple[str, Skipstone]:
+    """A one-file dataset with MinMax on k, ts, s: the definition the synthetic metadata uses."""
+    root = os.path.join(folder, "clause-eval-data")
+    os.makedirs(root, exist_ok=True)
+    pq.write_table(pa.table({"k": pa.array([1], pa.int64()),
+                             "ts": pa.array([dt.datetime(2020, 1, 1)], pa.timestamp("us", tz="UTC")),
+                             "s": ["a"]}), os.path.join(root, "one.parquet"))
+    ds = Skipstone.for_path(spark, root)
+    ds.build(MinMax("k"), MinMax("ts"), MinMax("s"))
+    return root, ds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, nargs="+", default=[1000, 10000, 100000])
@@ -75,19 +94,13 @@ def main() -> None:
     spark = skipstone.configure(SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
                                 .config("spark.sql.session.timeZone", "UTC")).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    root = os.path.join(tempfile.mkdtemp(prefix="skipstone-clauses-"), "data")
-    os.makedirs(root)
-    pq.write_table(pa.table({"k": pa.array([1], pa.int64()),
-                             "ts": pa.array([dt.datetime(2020, 1, 1)], pa.timestamp("us", tz="UTC")),
-                             "s": ["a"]}), os.path.join(root, "one.parquet"))
-    ds = Skipstone.for_path(spark, root)
-    ds.build(MinMax("k"), MinMax("ts"), MinMax("s"))
+    root, ds = setup_dataset(spark, tempfile.mkdtemp(prefix="skipstone-clauses-"))
     results = []
     print(f"{'files':>8}  {'predicate':<30} {'skipped':>9} {'median ms':>10} {'min ms':>8}")
     for files in args.files:
         publish_synthetic(spark, ds, files)
         for name, sql in PREDICATES.items():
-            sql = sql.replace("files * 10", str(files * 10)).format(", ".join(str(v * 7919) for v in range(100)))
+            sql = instantiate(sql, files)
             filtered = spark.read.parquet(root).where(sql)
             out = json.loads(spark._jvm.io.skipstone.query.PlanningBenchmark.run(
                 spark._jsparkSession, ds.root, filtered._jdf, args.runs))

@@ -193,7 +193,8 @@ class Skipstone:
         }
         staging = java_call(self._jvm.newStagingDir, self._jsession, self.root)
         try:
-            metadata.coalesce(1).write.parquet(staging + "/table")
+            # repartition, not coalesce: coalesce(1) would pull the collection itself into one task
+            metadata.repartition(1).write.parquet(staging + "/table")
             return int(java_call(self._jvm.publish, self._jsession, self.root, staging, json.dumps(definition)))
         finally:
             java_call(self._jvm.discard, self._jsession, staging)

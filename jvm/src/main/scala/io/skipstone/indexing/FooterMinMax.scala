@@ -34,7 +34,10 @@ object FooterMinMax {
         StructField("num_rows", LongType)) ++
         targets.flatMap(t => Seq(StructField(t.min, t.dataType), StructField(t.max, t.dataType),
           StructField(t.nulls, LongType))))
-    val rows = files.select("path", "size", "mtime").rdd.map { r =>
+    // Footers are small reads with high latency on object stores: many small tasks keep every
+    // core busy (the listing arrives as one local partition).
+    val slices = math.max(1, math.min(files.count() / 25, session.sparkContext.defaultParallelism * 8L)).toInt
+    val rows = files.select("path", "size", "mtime").rdd.repartition(slices).map { r =>
       Row.fromSeq(Seq(r.getString(0), r.getLong(1), r.getLong(2)) ++ summarize(conf.value, r.getString(0), targets))
     }
     session.createDataFrame(rows, schema)

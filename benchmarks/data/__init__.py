@@ -1,0 +1,1 @@
+"""Benchmark datasets, generated offline from PyPI packages (see each module)."""

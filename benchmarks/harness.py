@@ -1,0 +1,101 @@
+"""Running one query under several settings side by side, in one Spark session.
+
+Runs are interleaved (setting A, B, C, A, B, C, ...) so JIT warm-up and OS caches favour no
+setting; medians are reported, results must be identical across settings.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import skipstone
+from skipstone.session import jvm_entry
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    skipstone: bool
+    pushdown: bool = True
+    cold: bool = False
+    """Forget cached metadata before each run: measures loading it too."""
+
+
+PLAIN = Setting("Spark (pushdown on)", skipstone=False)
+PLAIN_NO_PUSHDOWN = Setting("Spark (pushdown off)", skipstone=False, pushdown=False)
+WARM = Setting("Skipstone (warm)", skipstone=True)
+COLD = Setting("Skipstone (cold)", skipstone=True, cold=True)
+STANDARD = (PLAIN, PLAIN_NO_PUSHDOWN, WARM, COLD)
+
+
+@dataclass
+class Measurement:
+    query: str
+    sql: str
+    seconds: dict[str, float]
+    identical: bool
+    files_total: int = 0
+    files_skipped: int = 0
+    bytes_total: int = 0
+    bytes_skipped: int = 0
+    rows_skipped: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def ratio(self, baseline: str, other: str) -> float:
+        return self.seconds[baseline] / self.seconds[other]
+
+
+def session(app: str = "skipstone-bench"):
+    from pyspark.sql import SparkSession
+
+    spark = skipstone.configure(
+        SparkSession.builder.master("local[2]").appName(app)
+        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", "6g").config("spark.sql.session.timeZone", "UTC")
+    ).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def _apply(spark: Any, s: Setting) -> None:
+    spark.conf.set("spark.skipstone.enabled", str(s.skipstone).lower())
+    spark.conf.set("spark.sql.parquet.filterPushdown", str(s.pushdown).lower())
+    if s.cold:
+        jvm_entry(spark).clearCache()
+
+
+def _canonical(rows: list[Any]) -> list[tuple[Any, ...]]:
+    def cell(v: Any) -> Any:
+        if isinstance(v, float):
+            return "NaN" if math.isnan(v) else round(v, 6)
+        return v
+    return sorted((tuple(cell(v) for v in r) for r in rows), key=repr)
+
+
+def measure(spark: Any, name: str, sql: str, settings: tuple[Setting, ...] = STANDARD,
+            repeats: int = 3) -> Measurement:
+    times: dict[str, list[float]] = {s.name: [] for s in settings}
+    results: dict[str, list[tuple[Any, ...]]] = {}
+    stats = None
+    for _ in range(repeats):
+        for s in settings:
+            _apply(spark, s)
+            start = time.perf_counter()
+            rows = spark.sql(sql).collect()
+            times[s.name].append(time.perf_counter() - start)
+            results[s.name] = _canonical(rows)
+            if s.skipstone:
+                stats = skipstone.last_query_stats(spark)
+    _apply(spark, PLAIN)
+    spark.conf.set("spark.skipstone.enabled", "true")
+    reference = next(iter(results.values()))
+    m = Measurement(name, sql, {k: statistics.median(v) for k, v in times.items()},
+                    identical=all(r == reference for r in results.values()))
+    if stats is not None:
+        m.files_total, m.files_skipped = stats.files_total, stats.files_skipped
+        m.bytes_total, m.bytes_skipped = stats.bytes_total, stats.bytes_skipped
+        m.rows_skipped = sum(d.rows_skipped for d in stats.per_dataset)
+    return m
