@@ -141,3 +141,13 @@ def test_storage_tuner_respects_the_budget():
     from skipstone.layout import build_range_tree
 
     assert tune_storage(build_range_tree(data, "x", block_rows=100), data, [q], budget_rows=9).extra_rows == 0.0
+
+
+def test_paw_query_free_in_some_columns_does_not_read_the_irregular_rest():
+    # The group box is cut to the sample's bounding box in z; a query with no bound on z must
+    # still fall wholly inside the group, not into slabs beyond the box left to the rest.
+    x, y = np.meshgrid(np.arange(100), np.arange(100), indexing="ij")
+    data = LayoutData.from_columns({"x": x.ravel(), "y": y.ravel(), "z": (x * 7 + y).ravel() % 13})
+    q = Query.from_ranges(data.schema, {"x": (10, 14), "y": (10, 14)})
+    tree = build_paw_tree(data, [q], block_rows=100, options=PawOptions(refine=False))
+    assert tree.cost(q) == 100.0

@@ -67,9 +67,11 @@ METHODS: dict[str, Callable[[BuildContext], Layout]] = {
     "zorder": lambda c: build_curve_layout(c.sample, "zorder", c.block_rows, c.total_rows, c.columns),
     "hilbert": lambda c: build_curve_layout(c.sample, "hilbert", c.block_rows, c.total_rows, c.columns),
     "qdtree": lambda c: build_qd_tree(c.sample, c.history, c.block_rows, c.total_rows),
-    "paw": lambda c: build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(alpha=c.alpha)),
+    # PAW's experiments run without the data-aware refinement unless they say otherwise (§VI-E)
+    "paw": lambda c: build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(c.alpha, refine=False)),
+    "paw-refined": lambda c: build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(c.alpha)),
     "paw-precise": lambda c: with_precise_descriptors(
-        build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(alpha=c.alpha)), c.data, 3
+        build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(c.alpha, refine=False)), c.data, 3
     ),
 }
 

@@ -137,12 +137,14 @@ class CostModel:
         _collect(tree.root, np.full(tree.schema.width, -np.inf), np.full(tree.schema.width, np.inf), leaves)
         lows = np.array([l for _, l, _ in leaves])
         highs = np.array([h for _, _, h in leaves])
-        sizes = np.array([leaf.rows for leaf, _, _ in leaves])
         window_hit = self.window.touched(lows, highs)
         current_hit = self.current.touched(lows, highs).any(axis=0)
         positions = tree.route(sample)
         order = np.argsort(positions, kind="stable")
         starts = np.searchsorted(positions[order], np.arange(len(leaves) + 1))
+        # Price today's blocks from the same sample as the what-if ones: a swap moves the very
+        # same sample rows, so their noise cancels instead of posing as benefit.
+        sizes = np.diff(starts) * self.scale
         for k, (leaf, _, _) in enumerate(leaves):
             accessed = bool(current_hit[k]) or leaf.block < 0
             info = NodeInfo(window_hit[:, k] * sizes[k], accessed, accessed, 0.0 if leaf.block < 0 else leaf.rows)

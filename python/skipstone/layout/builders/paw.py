@@ -107,7 +107,13 @@ class _Construction:
             children = []
             for k, member in enumerate(groups.members):
                 g_low, g_high = groups.low[k], groups.high[k]
-                children.append(Group(tuple(g_low), tuple(g_high), self.construct(rows[member], g_low, g_high, queries.clip(g_low, g_high))))
+                child = self.construct(rows[member], g_low, g_high, queries.clip(g_low, g_high))
+                # A side on the node's edge stands for everything beyond it: at the root the
+                # edge is only the sample's bounding box, and the descriptor must not leave a
+                # slab outside it to the irregular rest, or every query would read that rest.
+                open_low = np.where(g_low <= low, -np.inf, g_low)
+                open_high = np.where(g_high >= high, np.inf, g_high)
+                children.append(Group(tuple(open_low), tuple(open_high), child))
             # the irregular partition holds no query: it only gets the data-aware refinement
             return GroupSplit(tuple(children), self._leaf(rows[groups.rest]))
         assert axis is not None
