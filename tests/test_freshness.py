@@ -69,3 +69,25 @@ def test_refresh_publishes_a_new_version(spark, table):
     before = ds.describe().collect()[0]["version"]
     ds.refresh()
     assert ds.describe().collect()[0]["version"] == before + 1
+
+
+def test_unreadable_metadata_means_no_skipping_not_a_failed_query(spark, table):
+    meta = os.path.join(table, "_skipstone")
+    (version,) = [v for v in os.listdir(meta) if v.startswith("v")]
+    with open(os.path.join(meta, version, "index.json"), "w") as f:
+        f.write("{ this is not json")
+    rows, stats = run_both_ways(spark, query(table, "k = 250"))
+    assert rows == [(250,)]
+    assert stats.per_dataset == []
+
+
+def test_newer_metadata_format_is_ignored_with_all_files_read(spark, table):
+    meta = os.path.join(table, "_skipstone")
+    (version,) = [v for v in os.listdir(meta) if v.startswith("v")]
+    path = os.path.join(meta, version, "index.json")
+    with open(path) as f:
+        text = f.read().replace('"formatVersion": 1', '"formatVersion": 99')
+    with open(path, "w") as f:
+        f.write(text)
+    rows, stats = run_both_ways(spark, query(table, "k = 250"))
+    assert rows == [(250,)] and stats.files_skipped == 0

@@ -2,6 +2,8 @@ package io.skipstone.metadata
 
 import java.util.concurrent.ConcurrentHashMap
 
+import scala.util.control.NonFatal
+
 import org.apache.hadoop.fs.Path
 
 import org.apache.spark.internal.Logging
@@ -31,16 +33,24 @@ object MetadataCache extends Logging {
     cached match {
       case Some(e) if now - e.checkedAtMillis < SkipstoneConf.cacheTtlMillis(session) => e.metadata
       case _ =>
-        val latest = MetadataStore.latestVersion(session, dir)
-        val metadata = (latest, cached.flatMap(_.metadata)) match {
-          case (Some(v), Some(m)) if m.version == v => Some(m)
-          case (Some(v), _) => Some(load(session, dir, v))
-          case (None, _) => None
+        val metadata = try revalidate(session, dir, cached.flatMap(_.metadata)) catch {
+          // Planning must not fail because metadata is unreadable (permissions, a corrupt or
+          // newer-format version): the dataset counts as not indexed until the entry expires.
+          case NonFatal(e) =>
+            logWarning(s"Skipstone: cannot read metadata in $dir; all files of $datasetRoot are read", e)
+            None
         }
         entries.put(key, Entry(now, metadata))
         metadata
     }
   }
+
+  private def revalidate(session: SparkSession, dir: Path, cached: Option[LoadedMetadata]): Option[LoadedMetadata] =
+    (MetadataStore.latestVersion(session, dir), cached) match {
+      case (Some(v), Some(m)) if m.version == v => Some(m)
+      case (Some(v), _) => Some(load(session, dir, v))
+      case (None, _) => None
+    }
 
   def invalidate(session: SparkSession, datasetRoot: String): Unit =
     entries.remove(MetadataStore.metadataDir(session, datasetRoot).toString)
