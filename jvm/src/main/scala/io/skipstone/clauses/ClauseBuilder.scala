@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.expressions.Literal.{FalseLiteral, TrueLite
  * De Morgan), and each leaf is asked of every index; leaves no index answers become TRUE
  * ("may match") and are reported, so users can see why a query was not skipped.
  */
-class ClauseBuilder(translators: Seq[LeafTranslator]) {
+class ClauseBuilder(translators: Seq[LeafTranslator]) extends PredicateHelper {
 
   case class Translation(clause: Expression, unanswered: Seq[Expression])
 
@@ -22,8 +22,11 @@ class ClauseBuilder(translators: Seq[LeafTranslator]) {
       if (answers.isEmpty) { unanswered += e; LeafClauses.Unknown }
       else answers.reduce(_ and _)
     }
+    // Conjunctions are also offered whole; `NOT (a OR b)` is the conjunction `NOT a AND NOT b`.
+    def conjunction(parts: Seq[Expression]): Expression =
+      translators.flatMap(_.conjunction(parts)).foldLeft(parts.map(mayBeTrue).reduce(Clause.and))(Clause.and)
     def mayBeTrue(e: Expression): Expression = e match {
-      case And(l, r) => Clause.and(mayBeTrue(l), mayBeTrue(r))
+      case a: And => conjunction(splitConjunctivePredicates(a))
       case Or(l, r) => Clause.or(mayBeTrue(l), mayBeTrue(r))
       case Not(c) => mayBeFalse(c)
       case Literal(true, _) => TrueLiteral
@@ -32,7 +35,7 @@ class ClauseBuilder(translators: Seq[LeafTranslator]) {
     }
     def mayBeFalse(e: Expression): Expression = e match {
       case And(l, r) => Clause.or(mayBeFalse(l), mayBeFalse(r))
-      case Or(l, r) => Clause.and(mayBeFalse(l), mayBeFalse(r))
+      case o: Or => conjunction(splitDisjunctivePredicates(o).map(Not))
       case Not(c) => mayBeTrue(c)
       case Literal(false, _) => TrueLiteral
       case Literal(true | null, _) => FalseLiteral
