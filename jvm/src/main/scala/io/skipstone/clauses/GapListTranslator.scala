@@ -14,7 +14,8 @@ import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
  * GapList: per file what MinMax keeps (min, max, NULL count) plus its `k` widest gaps, the open
  * intervals between consecutive distinct values (role `gaps`, an array of (lo, hi) structs).
  *
- * Single leaves get MinMax's answer, and `=`/`IN` whose constants all fall into gaps are FALSE.
+ * Single leaves get MinMax's answer, and `=`/`IN` whose constants all fall into gaps (or
+ * outside [min, max]) are FALSE.
  * A range needs both of its ends, which come from different leaves (`x >= 10 AND x < 20`), so
  * ranges are answered for whole conjunctions: the comparisons of one column are intersected
  * into one interval, and a gap that contains it proves no row satisfies them all.
@@ -25,6 +26,7 @@ case class GapListTranslator(index: IndexSpec, metadata: LoadedMetadata, resolve
   private val column = index.columns.head
   private val minMax = MinMaxTranslator(index, metadata, resolver)
   private val gaps = metadata.attribute(index.metadataColumns("gaps"))
+  private val (min, max) = (metadata.attribute(index.metadataColumns("min")), metadata.attribute(index.metadataColumns("max")))
   private val columnType = gaps.dataType.asInstanceOf[ArrayType].elementType.asInstanceOf[StructType].head.dataType
 
   private object Indexed {
@@ -41,7 +43,7 @@ case class GapListTranslator(index: IndexSpec, metadata: LoadedMetadata, resolve
       case _ => None
     }
     points.fold(answer) { case (lift, values) =>
-      answer.copy(mayBeTrue = and(answer.mayBeTrue, Not(GapsHideAll(gaps, lift, values.map(Interval.point)))))
+      answer.copy(mayBeTrue = and(answer.mayBeTrue, Not(GapsHideAll(gaps, min, max, lift, values.map(Interval.point)))))
     }
   }
 
@@ -51,7 +53,7 @@ case class GapListTranslator(index: IndexSpec, metadata: LoadedMetadata, resolve
       val lift = bounds.head._1
       val ordering = TypeUtils.getInterpretedOrdering(lift.dataType)
       val interval = bounds.map(_._2).reduce(_.intersect(_, ordering))
-      if (interval.isBounded) Some(Not(GapsHideAll(gaps, lift, Seq(interval)))) else None
+      if (interval.isBounded) Some(Not(GapsHideAll(gaps, min, max, lift, Seq(interval)))) else None
     }
     clauses.reduceOption(and)
   }

@@ -1,48 +1,67 @@
 package io.skipstone.clauses
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Expression, UnaryExpression}
+import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback
+import org.apache.spark.sql.catalyst.trees.TernaryLike
 import org.apache.spark.sql.catalyst.util.{ArrayData, TypeUtils}
 import org.apache.spark.sql.types.{ArrayType, BooleanType, DataType, StructType}
 
 /**
- * TRUE when every interval lies inside one of a file's gaps: open intervals (lo, hi) between
- * consecutive distinct values of the column, which no row's value falls into.
+ * TRUE when no interval can hold a value of the file: each lies below its min, above its max,
+ * or inside one of its gaps, the open intervals (lo, hi) between consecutive distinct values.
+ * A file with no non-NULL value (NULL min) hides everything; NULL gaps hide nothing.
  *
  * @param lift the predicate's view of a column value (slot 0), e.g. a widening cast; gaps stay
- *             empty under any order-preserving cast, so gap ends are lifted before comparing
+ *             empty under any order-preserving cast, so metadata values are lifted first
  */
-case class GapsHideAll(gaps: Expression, lift: Expression, intervals: Seq[Interval])
-  extends UnaryExpression with CodegenFallback {
+case class GapsHideAll(gaps: Expression, min: Expression, max: Expression, lift: Expression, intervals: Seq[Interval])
+  extends Expression with TernaryLike[Expression] with CodegenFallback {
 
-  override def child: Expression = gaps
+  override def first: Expression = gaps
+  override def second: Expression = min
+  override def third: Expression = max
   override def dataType: DataType = BooleanType
+  override def nullable: Boolean = false
 
   @transient private lazy val columnType =
     gaps.dataType.asInstanceOf[ArrayType].elementType.asInstanceOf[StructType].head.dataType
   @transient private lazy val ordering = TypeUtils.getInterpretedOrdering(lift.dataType)
 
-  override protected def nullSafeEval(input: Any): Any = {
-    val array = input.asInstanceOf[ArrayData]
-    val lifted = (0 until array.numElements()).flatMap { i =>
-      val gap = array.getStruct(i, 2)
-      val lo = lift.eval(InternalRow(gap.get(0, columnType)))
-      val hi = lift.eval(InternalRow(gap.get(1, columnType)))
-      if (lo == null || hi == null) None else Some((lo, hi))
+  private def lifted(v: Any): Any = lift.eval(InternalRow(v))
+
+  override def eval(input: InternalRow): Any = {
+    val (lo, hi) = (min.eval(input), max.eval(input))
+    if (lo == null || hi == null) true
+    else {
+      val array = Option(gaps.eval(input).asInstanceOf[ArrayData])
+      val holes = array.toSeq.flatMap { a =>
+        (0 until a.numElements()).filterNot(a.isNullAt).map { i =>
+          val gap = a.getStruct(i, 2)
+          (Option(lifted(gap.get(0, columnType))), Option(lifted(gap.get(1, columnType))))
+        }
+      }
+      // Below the min and above the max are holes without one end.
+      val all = (None, Option(lifted(lo))) +: (Option(lifted(hi)), None) +: holes
+      intervals.forall(interval => all.exists { case (l, h) => inside(interval, l, h) })
     }
-    intervals.forall(interval => lifted.exists { case (lo, hi) => inside(interval, lo, hi) })
   }
 
-  private def inside(interval: Interval, lo: Any, hi: Any): Boolean = (interval.lower, interval.upper) match {
-    case (Some(l), Some(u)) =>
-      val fromLo = ordering.compare(l.value, lo)
-      val toHi = ordering.compare(u.value, hi)
-      (fromLo > 0 || (fromLo == 0 && !l.inclusive)) && (toHi < 0 || (toHi == 0 && !u.inclusive))
-    case _ => false
+  /** Whether `interval` lies within the open interval (lo, hi); a missing end is unbounded. */
+  private def inside(interval: Interval, lo: Option[Any], hi: Option[Any]): Boolean = {
+    val aboveLo = lo.forall(l => interval.lower.exists { b =>
+      val c = ordering.compare(b.value, l)
+      c > 0 || (c == 0 && !b.inclusive)
+    })
+    val belowHi = hi.forall(h => interval.upper.exists { b =>
+      val c = ordering.compare(b.value, h)
+      c < 0 || (c == 0 && !b.inclusive)
+    })
+    aboveLo && belowHi
   }
 
-  override protected def withNewChildInternal(c: Expression): GapsHideAll = copy(gaps = c)
+  override protected def withNewChildrenInternal(g: Expression, lo: Expression, hi: Expression): GapsHideAll =
+    copy(gaps = g, min = lo, max = hi)
 
   override def toString: String = s"gaps of $gaps hide ${intervals.length} intervals"
 }
