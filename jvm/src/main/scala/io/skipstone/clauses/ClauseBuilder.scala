@@ -2,6 +2,7 @@ package io.skipstone.clauses
 
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.Literal.{FalseLiteral, TrueLiteral}
+import org.apache.spark.sql.types.BooleanType
 
 /**
  * Turns a query's filter condition into one clause over a file's metadata: FALSE proves that
@@ -18,7 +19,9 @@ class ClauseBuilder(translators: Seq[LeafTranslator]) extends PredicateHelper {
   def translate(condition: Expression): Translation = {
     val unanswered = Seq.newBuilder[Expression]
     def leaf(e: Expression): LeafClauses = {
-      val answers = translators.flatMap(_.translate(e))
+      // A bare boolean column (`WHERE flag`, or `NOT flag` from `flag = false`) is `flag = true`.
+      val asComparison = if (e.dataType == BooleanType) Some(EqualTo(e, TrueLiteral)) else None
+      val answers = translators.flatMap(t => t.translate(e).orElse(asComparison.flatMap(t.translate)))
       if (answers.isEmpty) { unanswered += e; LeafClauses.Unknown }
       else answers.reduce(_ and _)
     }
