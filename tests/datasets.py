@@ -47,3 +47,11 @@ def write_file(root: str, i: int, table: pa.Table) -> str:
     path = os.path.join(root, f"part-{i:05d}.parquet")
     pq.write_table(table, path)
     return path
+
+
+def write_tables(root: str, tables: list[pa.Table]) -> str:
+    """One file per table, in order: ``part-00000.parquet`` holds ``tables[0]``."""
+    os.makedirs(root, exist_ok=True)
+    for i, table in enumerate(tables):
+        write_file(root, i, table)
+    return root

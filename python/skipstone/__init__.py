@@ -10,18 +10,24 @@ from __future__ import annotations
 
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
-from skipstone.indexes import IndexType, MinMax
+from skipstone.indexes import BloomFilter, GapList, Hybrid, IndexType, MinMax, Prefix, Suffix, ValueList
 from skipstone.session import EXTENSION_CLASS, configure, jar_path
 from skipstone.stats import DatasetStats, QueryStats, last_query_stats
 
 __all__ = [
     "EXTENSION_CLASS",
+    "BloomFilter",
     "DatasetStats",
+    "GapList",
+    "Hybrid",
     "IndexType",
     "MinMax",
+    "Prefix",
     "QueryStats",
     "Skipstone",
     "SkipstoneError",
+    "Suffix",
+    "ValueList",
     "configure",
     "jar_path",
     "last_query_stats",

@@ -2,6 +2,7 @@ package io.skipstone.clauses
 
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.Literal.{FalseLiteral, TrueLiteral}
+import org.apache.spark.sql.types.BooleanType
 
 /**
  * Turns a query's filter condition into one clause over a file's metadata: FALSE proves that
@@ -11,19 +12,24 @@ import org.apache.spark.sql.catalyst.expressions.Literal.{FalseLiteral, TrueLite
  * De Morgan), and each leaf is asked of every index; leaves no index answers become TRUE
  * ("may match") and are reported, so users can see why a query was not skipped.
  */
-class ClauseBuilder(translators: Seq[LeafTranslator]) {
+class ClauseBuilder(translators: Seq[LeafTranslator]) extends PredicateHelper {
 
   case class Translation(clause: Expression, unanswered: Seq[Expression])
 
   def translate(condition: Expression): Translation = {
     val unanswered = Seq.newBuilder[Expression]
     def leaf(e: Expression): LeafClauses = {
-      val answers = translators.flatMap(_.translate(e))
+      // A bare boolean column (`WHERE flag`, or `NOT flag` from `flag = false`) is `flag = true`.
+      val asComparison = if (e.dataType == BooleanType) Some(EqualTo(e, TrueLiteral)) else None
+      val answers = translators.flatMap(t => t.translate(e).orElse(asComparison.flatMap(t.translate)))
       if (answers.isEmpty) { unanswered += e; LeafClauses.Unknown }
       else answers.reduce(_ and _)
     }
+    // Conjunctions are also offered whole; `NOT (a OR b)` is the conjunction `NOT a AND NOT b`.
+    def conjunction(parts: Seq[Expression]): Expression =
+      translators.flatMap(_.conjunction(parts)).foldLeft(parts.map(mayBeTrue).reduce(Clause.and))(Clause.and)
     def mayBeTrue(e: Expression): Expression = e match {
-      case And(l, r) => Clause.and(mayBeTrue(l), mayBeTrue(r))
+      case a: And => conjunction(splitConjunctivePredicates(a))
       case Or(l, r) => Clause.or(mayBeTrue(l), mayBeTrue(r))
       case Not(c) => mayBeFalse(c)
       case Literal(true, _) => TrueLiteral
@@ -32,7 +38,7 @@ class ClauseBuilder(translators: Seq[LeafTranslator]) {
     }
     def mayBeFalse(e: Expression): Expression = e match {
       case And(l, r) => Clause.or(mayBeFalse(l), mayBeFalse(r))
-      case Or(l, r) => Clause.and(mayBeFalse(l), mayBeFalse(r))
+      case o: Or => conjunction(splitDisjunctivePredicates(o).map(Not))
       case Not(c) => mayBeTrue(c)
       case Literal(false, _) => TrueLiteral
       case Literal(true | null, _) => FalseLiteral

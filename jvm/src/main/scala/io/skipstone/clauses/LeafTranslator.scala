@@ -9,6 +9,13 @@ import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
 trait LeafTranslator {
   def index: IndexSpec
   def translate(leaf: Expression): Option[LeafClauses]
+
+  /**
+   * A "may be TRUE" clause for a whole conjunction, for kinds whose metadata needs several
+   * leaves at once (a gap can hide `x > 10 AND x < 20`, never either half). It is ANDed with
+   * the leaves' own answers, so None (the default) loses nothing.
+   */
+  def conjunction(conjuncts: Seq[Expression]): Option[Expression] = None
 }
 
 object LeafTranslator {
@@ -17,6 +24,12 @@ object LeafTranslator {
   /** Built-in kinds by the name stored in index.json; one line per kind. */
   private val kinds: Map[String, Factory] = Map(
     "minmax" -> MinMaxTranslator.apply,
+    "valuelist" -> ValueListTranslator.apply,
+    "bloomfilter" -> BloomFilterTranslator.apply,
+    "hybrid" -> HybridTranslator.apply,
+    "prefix" -> PrefixTranslator.apply,
+    "suffix" -> SuffixTranslator.apply,
+    "gaplist" -> GapListTranslator.apply,
   )
 
   /** An unknown kind (say, from a newer Skipstone) answers nothing: its files are read. */

@@ -3,6 +3,7 @@ package io.skipstone.clauses
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.Literal.FalseLiteral
+import org.apache.spark.unsafe.types.UTF8String
 
 import io.skipstone.clauses.Clause.{and, or}
 import io.skipstone.clauses.Comparison._
@@ -38,7 +39,29 @@ case class MinMaxTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver
     case ColumnInList(Indexed(ref), values, listHasNull) => Some(inList(ref, values, listHasNull))
     case IsNull(Indexed(_)) => Some(LeafClauses(hasNull, hasNonNull))
     case IsNotNull(Indexed(_)) => Some(LeafClauses(hasNonNull, hasNull))
+    case StartsWith(Indexed(ref), Text(p)) => Some(startsWith(ref, p, exactly = true))
+    case Like(Indexed(ref), Text(pattern), escape) => LikePattern.parse(pattern.toString, escape).map {
+      case LikePattern(_, _, Some(v), _, _) => comparison(Eq, ref.lift(min), ref.lift(max), Literal(v))
+      case p => startsWith(ref, UTF8String.fromString(p.prefix), exactly = p.onlyTrailingPercent)
+    }
     case _ => None
+  }
+
+  private object Text {
+    def unapply(e: Expression): Option[UTF8String] = Leaves.constant(e).map(_.value).collect { case s: UTF8String => s }
+  }
+
+  /**
+   * Strings starting with `p` form one contiguous range from `p` on, so a file may hold one
+   * if its max reaches `p` and its min is below `p` or starts with it; all its values start
+   * with `p` if both min and max do. `exactly` is false when the pattern asks more than the
+   * prefix (`LIKE 'p%q'`): then nothing is known about rows that fail it.
+   */
+  private def startsWith(ref: ColumnRef, p: UTF8String, exactly: Boolean): LeafClauses = {
+    val (lo, hi, v) = (ref.lift(min), ref.lift(max), Literal(p))
+    val someTrue = And(GreaterThanOrEqual(hi, v), Or(LessThanOrEqual(lo, v), StartsWith(lo, v)))
+    val someFalse = if (exactly) Not(And(StartsWith(lo, v), StartsWith(hi, v))) else Literal.TrueLiteral
+    LeafClauses(and(hasNonNull, someTrue), and(hasNonNull, someFalse))
   }
 
   private def comparison(op: Comparison, lo: Expression, hi: Expression, v: Literal): LeafClauses =

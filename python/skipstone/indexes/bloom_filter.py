@@ -1,0 +1,69 @@
+"""BloomFilter: per file a bloom filter of a column's values."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Mapping
+
+from skipstone.errors import SkipstoneError
+from skipstone.indexes.base import IndexType
+from skipstone.indexes.column_types import HASHABLE, positive, require
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column
+    from pyspark.sql.types import DataType
+
+BLOOM_FILTER_FUNCTION = "skipstone_bloom_filter"
+"""SQL aggregate registered by Skipstone's extension; it hashes values as queries do."""
+
+
+@dataclass(frozen=True)
+class BloomFilter(IndexType):
+    """Per file a bloom filter of a column's non-NULL values (and its NULL count).
+
+    Answers ``=``, ``<=>`` and ``IN`` (long lists too), with false positives at rate about
+    ``fpp`` when a file holds up to ``expected_items`` distinct values. The filter's size is
+    fixed by those two settings (about 1.2 bytes per expected item at ``fpp=0.01``), whatever
+    the file holds. Best for high-cardinality columns looked up by value (ids, emails).
+
+    >>> from skipstone import BloomFilter
+    >>> BloomFilter("user_id", fpp=0.001, expected_items=50_000).describe()
+    'BloomFilter(user_id, fpp=0.001, expected_items=50000)'
+    """
+
+    column: str
+    fpp: float = 0.01
+    expected_items: int = 10_000
+    kind: ClassVar[str] = "bloomfilter"
+    roles: ClassVar[tuple[str, ...]] = ("bloom", "nulls")
+
+    def __post_init__(self) -> None:
+        if not 0 < self.fpp < 1:
+            raise SkipstoneError(f"BloomFilter: fpp must be between 0 and 1, got {self.fpp!r}")
+        positive("BloomFilter", "expected_items", self.expected_items)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.column,)
+
+    def params(self) -> dict[str, str]:
+        return {"fpp": repr(self.fpp), "expected_items": str(self.expected_items)}
+
+    def describe(self) -> str:
+        return f"BloomFilter({self.column}, fpp={self.fpp}, expected_items={self.expected_items})"
+
+    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
+        require("BloomFilter", self.column, types[self.column], HASHABLE,
+                "a number, string, binary, boolean, date or timestamp", dataset)
+
+    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
+        from pyspark.sql import functions as F
+
+        c = columns[self.column]
+        return {
+            "bloom": F.call_function(BLOOM_FILTER_FUNCTION, c, F.lit(self.expected_items), F.lit(self.fpp)),
+            "nulls": F.count_if(c.isNull()).cast("long"),
+        }
+
+    @classmethod
+    def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> BloomFilter:
+        return cls(columns[0], float(params["fpp"]), int(params["expected_items"]))

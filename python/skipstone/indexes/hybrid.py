@@ -1,0 +1,71 @@
+"""Hybrid: per file a value list when it is short, a bloom filter otherwise."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Mapping
+
+from skipstone.errors import SkipstoneError
+from skipstone.indexes.base import IndexType
+from skipstone.indexes.column_types import HASHABLE, positive, require
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column
+    from pyspark.sql.types import DataType
+
+BLOOM_OF_VALUES_FUNCTION = "skipstone_bloom_filter_of"
+"""SQL function registered by Skipstone's extension: a bloom filter sized for an array's values."""
+
+
+@dataclass(frozen=True)
+class Hybrid(IndexType):
+    """Per file the distinct values of a column up to ``threshold`` of them, else a bloom filter.
+
+    Files with few distinct values get a ValueList's exact answers (any predicate on the
+    column); the others a bloom filter sized for their own distinct count at rate ``fpp``
+    (``=``, ``<=>``, ``IN``). The paper behind Skipstone found 10,000 a good default threshold.
+
+    >>> from skipstone import Hybrid
+    >>> Hybrid("db_name").describe()
+    'Hybrid(db_name, threshold=10000, fpp=0.01)'
+    """
+
+    column: str
+    threshold: int = 10_000
+    fpp: float = 0.01
+    kind: ClassVar[str] = "hybrid"
+    roles: ClassVar[tuple[str, ...]] = ("values", "bloom", "nulls")
+
+    def __post_init__(self) -> None:
+        positive("Hybrid", "threshold", self.threshold)
+        if not 0 < self.fpp < 1:
+            raise SkipstoneError(f"Hybrid: fpp must be between 0 and 1, got {self.fpp!r}")
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.column,)
+
+    def params(self) -> dict[str, str]:
+        return {"threshold": str(self.threshold), "fpp": repr(self.fpp)}
+
+    def describe(self) -> str:
+        return f"Hybrid({self.column}, threshold={self.threshold}, fpp={self.fpp})"
+
+    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
+        require("Hybrid", self.column, types[self.column], HASHABLE,
+                "a number, string, binary, boolean, date or timestamp", dataset)
+
+    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
+        from pyspark.sql import functions as F
+
+        c = columns[self.column]
+        distinct = F.collect_set(c)
+        listed = F.size(distinct) <= self.threshold
+        return {
+            "values": F.when(listed, F.array_sort(distinct)),
+            "bloom": F.when(~listed, F.call_function(BLOOM_OF_VALUES_FUNCTION, distinct, F.lit(self.fpp))),
+            "nulls": F.count_if(c.isNull()).cast("long"),
+        }
+
+    @classmethod
+    def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> Hybrid:
+        return cls(columns[0], int(params["threshold"]), float(params["fpp"]))
