@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
-from skipstone.indexes import IndexType, MinMax
+from skipstone.indexes import IndexType, MinMax, Role, Rule, RuleIndex, UdfMapping
 from skipstone.session import EXTENSION_CLASS, configure, jar_path
 from skipstone.stats import DatasetStats, QueryStats, last_query_stats
 
@@ -20,8 +20,12 @@ __all__ = [
     "IndexType",
     "MinMax",
     "QueryStats",
+    "Role",
+    "Rule",
+    "RuleIndex",
     "Skipstone",
     "SkipstoneError",
+    "UdfMapping",
     "configure",
     "jar_path",
     "last_query_stats",
