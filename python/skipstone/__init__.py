@@ -10,14 +10,21 @@ from __future__ import annotations
 
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
-from skipstone.indexes import IndexType, MinMax, Role, Rule, RuleIndex, UdfMapping
+from skipstone.indexes import (
+    Formatted, GeoBox, IndexType, Metric, MetricDist, MinMax, Role, Rule, RuleIndex, SqlText, UdfMapping,
+    geo_minmax_mapping,
+)
 from skipstone.session import EXTENSION_CLASS, configure, jar_path
 from skipstone.stats import DatasetStats, QueryStats, last_query_stats
 
 __all__ = [
     "EXTENSION_CLASS",
     "DatasetStats",
+    "Formatted",
+    "GeoBox",
     "IndexType",
+    "Metric",
+    "MetricDist",
     "MinMax",
     "QueryStats",
     "Role",
@@ -25,8 +32,10 @@ __all__ = [
     "RuleIndex",
     "Skipstone",
     "SkipstoneError",
+    "SqlText",
     "UdfMapping",
     "configure",
+    "geo_minmax_mapping",
     "jar_path",
     "last_query_stats",
 ]
