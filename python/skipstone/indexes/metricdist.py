@@ -65,6 +65,10 @@ class MetricDist(RuleIndex):
     origin: Any
     kind: ClassVar[str] = "metricdist"
 
+    def __post_init__(self) -> None:
+        if isinstance(self.origin, list):  # frozen values must hash: a vector becomes a tuple
+            object.__setattr__(self, "origin", tuple(self.origin))
+
     @property
     def origin_sql(self) -> str:
         return sql_literal(self.origin)
