@@ -1,7 +1,8 @@
 """A user-defined index type in a few lines: roles and rules as data, answered in the JVM.
 
-File i of the ``words`` dataset holds words of length 2i+1 and 2i+2 (file 2: only length 5,
-file 6: only NULLs), so the files a length range rules out are known by hand.
+The types are in user_types.py. File i of the ``words`` dataset holds words of length 2i+1
+and 2i+2 (file 2: only length 5, file 6: only NULLs), so the files a length range rules out
+are known by hand.
 """
 from __future__ import annotations
 
@@ -16,44 +17,7 @@ import udfs  # noqa: F401  (Python workers use this interpreter)
 from conftest import run_both_ways
 from datasets import write_file
 from skipstone import Role, Rule, RuleIndex, Skipstone, SkipstoneError
-
-
-@dataclass(frozen=True)
-class LengthRange(RuleIndex):
-    """Per file the shortest and longest string length of a column."""
-
-    column: str
-    kind: ClassVar[str] = "length_range"
-    metadata: ClassVar = (Role("shortest", "int", "min(length({col}))"),
-                          Role("longest", "int", "max(length({col}))"))
-    rules: ClassVar = Rule.range("length({col})", "{shortest}", "{longest}")
-
-
-def first_letters(rows):
-    return sorted({w[:1] for w in rows.iloc[:, 0].dropna()})
-
-
-@dataclass(frozen=True)
-class FirstLetters(RuleIndex):
-    """Per file the set of first letters of a column, computed by a Python function."""
-
-    column: str
-    kind: ClassVar[str] = "first_letters"
-    metadata: ClassVar = (Role("letters", "array<string>", per_file=first_letters),)
-    rules: ClassVar = (
-        Rule("substr({col}, 1, 1) = {v}", "array_contains({letters}, {v})"),
-        Rule("startswith({col}, {p})", "{p} = '' OR exists({letters}, l -> startswith({p}, l))"),
-    )
-
-
-LETTERS = "abcdef"
-
-
-def words_table(file: int) -> pa.Table:
-    if file == 6:
-        return pa.table({"word": pa.array([None] * 10, pa.string())})
-    lengths = [5] * 10 if file == 2 else [2 * file + 1 + j % 2 for j in range(10)]
-    return pa.table({"word": [LETTERS[file] * n for n in lengths], "n": list(range(10))})
+from user_types import FirstLetters, LengthRange, words_table
 
 
 @pytest.fixture(scope="module")
