@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
-from skipstone.indexes import BloomFilter, GapList, Hybrid, IndexType, MinMax, Prefix, Suffix, ValueList
+from skipstone.indexes import (
+    BloomFilter, Formatted, GapList, GeoBox, Hybrid, IndexType, Metric, MetricDist, MinMax, Prefix, Role, Rule,
+    RuleIndex, SqlText, Suffix, UdfMapping, ValueList, geo_minmax_mapping,
+)
 from skipstone.session import EXTENSION_CLASS, configure, jar_path
 from skipstone.stats import DatasetStats, QueryStats, last_query_stats
 
@@ -18,17 +21,27 @@ __all__ = [
     "EXTENSION_CLASS",
     "BloomFilter",
     "DatasetStats",
+    "Formatted",
     "GapList",
+    "GeoBox",
     "Hybrid",
     "IndexType",
+    "Metric",
+    "MetricDist",
     "MinMax",
     "Prefix",
     "QueryStats",
+    "Role",
+    "Rule",
+    "RuleIndex",
     "Skipstone",
     "SkipstoneError",
+    "SqlText",
     "Suffix",
+    "UdfMapping",
     "ValueList",
     "configure",
+    "geo_minmax_mapping",
     "jar_path",
     "last_query_stats",
 ]

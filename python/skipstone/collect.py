@@ -60,8 +60,12 @@ def collect(data: DataFrame, indexes: Sequence[IndexType]) -> DataFrame:
         for role, expression in index.aggregates(columns).items():
             aggregates.append(expression.alias(metadata_column(position, index, role)))
     file = F.col("_metadata")
-    return data.groupBy(
+    summary = data.groupBy(
         canonical_path(file.file_path).alias("path"),
         file.file_size.alias("size"),
         F.unix_millis(file.file_modification_time).alias("mtime"),
     ).agg(*aggregates)
+    from skipstone.per_file import collect_per_file
+
+    computed = collect_per_file(data, indexes)
+    return summary if computed is None else summary.join(computed, "path", "left")

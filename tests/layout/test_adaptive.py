@@ -130,3 +130,56 @@ def test_window_forgets_queries_older_than_the_horizon():
 def test_unknown_objective_is_named():
     with pytest.raises(ValueError, match="'cheapest'"):
         OptimizerOptions(objective="cheapest")
+
+
+@pytest.fixture(scope="module")
+def four_bits() -> LayoutData:
+    # 1,600 rows: a, b, c, d are the four bits of i in 0..15, each i 100 times, so every
+    # attribute is independent of the others and halves any region at <= 0
+    i = np.repeat(np.arange(16), 100)
+    return LayoutData.from_columns({"a": i & 1, "b": (i >> 1) & 1, "c": (i >> 2) & 1, "d": (i >> 3) & 1})
+
+
+def test_queries_on_a_different_attribute_each_never_pay_for_a_rewrite(four_bits):
+    # Amoeba §6 worst case. Tree a <= 0 | b <= 0 | b <= 0: four 400-row blocks. The window
+    # holds one query per attribute (x <= 0 for x = a, b, c, d), the current one on d. Any swap
+    # to d <= 0 saves the d query at most half the node's rows and costs the query that used the
+    # old cut as much (b node: +400 -400; root: +800 -800), while rewriting costs 4x the rows:
+    # with each attribute once in the window, benefit <= rows < 4 * rows.
+    leaves = iter(range(4))
+    half = lambda: Split(1, 0, Leaf(next(leaves)), Leaf(next(leaves)))  # noqa: E731
+    tree = PartitionTree(four_bits.schema, Split(0, 0, half(), half())).with_counts(four_bits)
+    window = QueryWindow(horizon=1000)
+    for t, name in enumerate("abcd"):
+        q = Query.from_json({"column": name, "op": "<=", "value": 0}, four_bits.schema)
+        window = window.add(t, q)
+    assert best_plan(tree, window, q, four_bits) is None
+
+
+def test_a_plan_is_only_returned_when_its_benefit_exceeds_its_cost(four_bits):
+    # the same tree with the d query 5 times: swapping one b node (800 rows) for d <= 0 saves
+    # each d query 400 rows (5 * 400 = 2,000) and costs the b query 400: 1,600 < 4 * 800
+    # = 3,200; swapping both b nodes then pushing d up saves 5 * 800 - 800 = 3,200, not more
+    # than 4 * 1,600; whatever the greedy finds, the gate holds.
+    tree = PartitionTree(four_bits.schema, Split(0, 0, Split(1, 0, Leaf(0), Leaf(1)), Split(1, 0, Leaf(2), Leaf(3))))
+    tree = tree.with_counts(four_bits)
+    qd = Query.from_json({"column": "d", "op": "<=", "value": 0}, four_bits.schema)
+    window = QueryWindow(horizon=1000)
+    for t, q in enumerate([Query.from_json({"column": "b", "op": "<=", "value": 0}, four_bits.schema)] + [qd] * 5):
+        window = window.add(t, q)
+    plan = best_plan(tree, window, qd, four_bits)
+    assert plan is None or plan.benefit > plan.cost
+    assert plan is None
+
+
+def test_sampling_noise_in_a_small_subtree_does_not_pose_as_benefit(table):
+    # x <= 0 | (y <= 49: 50 + 50 rows) | 700 rows. Nine queries y <= 74 read the whole left
+    # node; swapping its cut for y <= 74 truly saves 9 * 25 = 225 rows and rewrites 100 (cost
+    # 400): no. A sample holding all 100 rows of x = 0 but 100 of the 700 others
+    # over-represents that node 7x; scaled by table / sample (800 / 200 = 4) it looked like
+    # 9 * 100 = 900 rows to save. The root swap saves 9 * 200 = 1,800 < 4 * 800.
+    tree = tree_of(table, Split(X, 0, Split(Y, 49, Leaf(0), Leaf(1)), Leaf(2)))
+    rows = np.concatenate([np.arange(100), np.arange(100, 800, 7)])
+    sample = LayoutData(table.schema, table.values[rows])
+    q = Query.from_json({"column": "y", "op": "<=", "value": 74}, table.schema)
+    assert best_plan(tree, window_of(q, 9), q, sample) is None

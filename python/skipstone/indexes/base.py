@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from pyspark.sql import Column
     from pyspark.sql.types import DataType
 
+    from skipstone.indexes.rules import Role
+
 _KINDS: dict[str, type[IndexType]] = {}
 
 
@@ -27,7 +29,7 @@ class IndexType:
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.kind:
+        if isinstance(cls.__dict__.get("kind"), str) and cls.kind:
             _KINDS[cls.kind] = cls
 
     @property
@@ -45,6 +47,10 @@ class IndexType:
         """Spark aggregate expressions per role, over the file's rows."""
         raise NotImplementedError
 
+    def per_file(self) -> dict[str, Role]:
+        """Roles computed by a Python function over each file's rows (what SQL cannot express)."""
+        return {}
+
     def describe(self) -> str:
         return f"{type(self).__name__}({', '.join(self.columns)})"
 
@@ -52,6 +58,11 @@ class IndexType:
     def from_spec(kind: str, columns: list[str], params: Mapping[str, str]) -> IndexType:
         """Rebuild an index from its stored definition (used by ``refresh``)."""
         if kind not in _KINDS:
+            from skipstone.indexes.defined import StoredRuleIndex
+            from skipstone.indexes.rules import is_rule_based
+
+            if is_rule_based(params):
+                return StoredRuleIndex.of(kind, columns, params)
             raise SkipstoneError(f"index kind '{kind}' is not known to this version of Skipstone")
         return _KINDS[kind].from_stored(columns, params)
 

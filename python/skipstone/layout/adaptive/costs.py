@@ -3,7 +3,10 @@
 Cost(T, q) = sum of n_b over the blocks b of T that q reads (Amoeba §4.1). Costs are kept as
 a vector over the window's queries so a node's cost is the sum of its children's, and a
 what-if subtree is priced by the same rule. Block sizes of existing blocks are known exactly;
-blocks that a plan would create are estimated from the sample.
+a what-if subtree holds exactly the rows of the subtree it replaces (a swap only reshuffles
+them), and the sample says how they divide among its new blocks — a ratio estimate. Scaling
+sample counts by table / sample instead lets a node's sampling noise pose as benefit: a
+2-block node holding 5 rows and 2 sample rows looked like 24 rows to save for 20 to rewrite.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ class NodeInfo:
     accessed: bool  # the current query reads some block below
     fully_accessed: bool  # the current query reads every block below
     rewrite_rows: float  # rows of existing blocks below (what rewriting the subtree costs to read)
+    rows: float  # all rows below: exact for existing blocks, estimated for planned ones
 
 
 class QueryBoxes:
@@ -56,8 +60,8 @@ class QueryBoxes:
 class CostModel:
     """Annotates nodes (cached by identity: nodes are immutable) and prices what-if subtrees."""
 
-    def __init__(self, tree: PartitionTree, window: QueryBoxes, current: QueryBoxes, sample: LayoutData, scale: float) -> None:
-        self.window, self.current, self.values, self.scale = window, current, sample.values, scale
+    def __init__(self, tree: PartitionTree, window: QueryBoxes, current: QueryBoxes, sample: LayoutData) -> None:
+        self.window, self.current, self.values = window, current, sample.values
         self._info: dict[int, tuple[Node, NodeInfo]] = {}
         self._rows: dict[int, tuple[Node, np.ndarray]] = {}
         self._whatif: dict[tuple[int, int, float], tuple[Node, Node, np.ndarray]] = {}
@@ -75,7 +79,8 @@ class CostModel:
             left_high, right_low = _halves(node, low, high)
             a = self.info(node.left, low, left_high)
             b = self.info(node.right, right_low, high)
-            result = NodeInfo(a.costs + b.costs, a.accessed or b.accessed, a.fully_accessed and b.fully_accessed, a.rewrite_rows + b.rewrite_rows)
+            result = NodeInfo(a.costs + b.costs, a.accessed or b.accessed, a.fully_accessed and b.fully_accessed,
+                              a.rewrite_rows + b.rewrite_rows, a.rows + b.rows)
         self._remember(node, result)
         return result
 
@@ -89,19 +94,25 @@ class CostModel:
         self._rows[id(node)] = (node, rows)
         return rows
 
-    def swapped(self, node: Split, column: int, cut: float, low: np.ndarray, high: np.ndarray) -> tuple[Node, np.ndarray]:
+    def swapped(self, node: Split, column: int, cut: float, low: np.ndarray, high: np.ndarray) -> tuple[Node, np.ndarray] | None:
         """The what-if subtree of swapping node's cut for (column, cut): the same shapes below,
-        the node's sample rows routed through them; remembered, since the greedy asks again
-        for every predicate in every round."""
+        the node's sample rows routed through them; None when no sample row lies below, as
+        then nothing is known about where its rows would go. Remembered, since the greedy
+        asks again for every predicate in every round."""
         key = (id(node), column, cut)
         if key not in self._whatif:
-            new, costs = self._reroute(column, cut, node.left, node.right, low, high, self.rows_under(node))
-            self._whatif[key] = (node, new, costs)
-        return self._whatif[key][1], self._whatif[key][2]
+            rows = self.rows_under(node)
+            found = None
+            if len(rows):
+                per_sample_row = self.info(node, low, high).rows / len(rows)
+                found = self._reroute(column, cut, node.left, node.right, low, high, rows, per_sample_row)
+            self._whatif[key] = (node, found)
+        return self._whatif[key][1]
 
-    def _reroute(self, column: int, cut: float, left: Node, right: Node, low: np.ndarray, high: np.ndarray, rows: np.ndarray) -> tuple[Node, np.ndarray]:
+    def _reroute(self, column: int, cut: float, left: Node, right: Node, low: np.ndarray, high: np.ndarray,
+                 rows: np.ndarray, per_sample_row: float) -> tuple[Node, np.ndarray]:
         leaves: list[tuple[Leaf, np.ndarray, np.ndarray, np.ndarray]] = []
-        node = self._shape(Split(column, cut, left, right), low, high, rows, leaves)
+        node = self._shape(Split(column, cut, left, right), low, high, rows, per_sample_row, leaves)
         lows = np.array([l for _, l, _, _ in leaves])
         highs = np.array([h for _, _, h, _ in leaves])
         sizes = np.array([leaf.rows for leaf, _, _, _ in leaves])
@@ -110,9 +121,9 @@ class CostModel:
             self._rows[id(leaf)] = (leaf, leaf_rows)
         return node, costs
 
-    def _shape(self, shape: Node, low: np.ndarray, high: np.ndarray, rows: np.ndarray, leaves: list) -> Node:
+    def _shape(self, shape: Node, low: np.ndarray, high: np.ndarray, rows: np.ndarray, per_sample_row: float, leaves: list) -> Node:
         if isinstance(shape, Leaf):
-            leaf = Leaf(-1, len(rows) * self.scale)
+            leaf = Leaf(-1, len(rows) * per_sample_row)
             leaves.append((leaf, low, high, rows))
             return leaf
         assert isinstance(shape, Split), f"the adaptive optimizer handles binary cuts only, not {type(shape).__name__}"
@@ -121,15 +132,15 @@ class CostModel:
         return Split(
             shape.column,
             shape.cut,
-            self._shape(shape.left, low, left_high, rows[goes_left], leaves),
-            self._shape(shape.right, right_low, high, rows[~goes_left], leaves),
+            self._shape(shape.left, low, left_high, rows[goes_left], per_sample_row, leaves),
+            self._shape(shape.right, right_low, high, rows[~goes_left], per_sample_row, leaves),
         )
 
     def _leaf_info(self, leaf: Leaf, low: np.ndarray, high: np.ndarray) -> list[NodeInfo]:
         costs = self.window.touched(low, high)[:, 0] * leaf.rows
         new = leaf.block < 0  # made by this plan: written anyway, free to restructure
         accessed = new or bool(self.current.touched(low, high)[:, 0].any())
-        return [NodeInfo(costs, accessed, accessed, 0.0 if new else leaf.rows)]
+        return [NodeInfo(costs, accessed, accessed, 0.0 if new else leaf.rows, leaf.rows)]
 
     def _prime(self, tree: PartitionTree, sample: LayoutData) -> None:
         """Annotate every leaf of the current tree in one batch."""
@@ -142,12 +153,9 @@ class CostModel:
         positions = tree.route(sample)
         order = np.argsort(positions, kind="stable")
         starts = np.searchsorted(positions[order], np.arange(len(leaves) + 1))
-        # Price today's blocks from the same sample as the what-if ones: a swap moves the very
-        # same sample rows, so their noise cancels instead of posing as benefit.
-        sizes = np.diff(starts) * self.scale
         for k, (leaf, _, _) in enumerate(leaves):
             accessed = bool(current_hit[k]) or leaf.block < 0
-            info = NodeInfo(window_hit[:, k] * sizes[k], accessed, accessed, 0.0 if leaf.block < 0 else leaf.rows)
+            info = NodeInfo(window_hit[:, k] * leaf.rows, accessed, accessed, 0.0 if leaf.block < 0 else leaf.rows, leaf.rows)
             self._remember(leaf, info)
             self._rows[id(leaf)] = (leaf, order[starts[k] : starts[k + 1]])
 

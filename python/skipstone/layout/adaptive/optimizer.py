@@ -110,9 +110,8 @@ def best_plan(
     proportion (the tree's total rows / sample rows)."""
     if sample.schema != tree.schema:
         raise ValueError("the sample's schema differs from the tree's")
-    scale = tree.total_rows / max(sample.rows, 1)
     width = tree.schema.width
-    model = CostModel(tree, QueryBoxes(window.queries, width), QueryBoxes([query], width), sample, scale)
+    model = CostModel(tree, QueryBoxes(window.queries, width), QueryBoxes([query], width), sample)
     low, high = np.full(width, -np.inf), np.full(width, np.inf)
     before = model.info(tree.root, low, high).costs.sum()
     root, steps = tree.root, ()
@@ -192,13 +191,22 @@ class _Search:
         return best
 
     def _swap(self, node: Split, low: np.ndarray, high: np.ndarray, info) -> _Plan | None:
+        cost = self.options.write_multiplier * info.rewrite_rows
+        if self.options.objective == "net" and info.costs.sum() <= cost:
+            # Even if no window query read a row below afterwards the swap would not pay; every
+            # plan the search keeps has a net benefit >= 0 (doing nothing has 0), so this one
+            # could not win: skip the what-if, the dearest step of the search.
+            return None
         if not self.model.window.separates(low, high, self.cut.column, self.cut.cut):
             return None  # no window query lies on one side of the new cut: it could skip nothing
-        new, costs = self.model.swapped(node, self.cut.column, self.cut.cut, low, high)
+        whatif = self.model.swapped(node, self.cut.column, self.cut.cut, low, high)
+        if whatif is None:
+            return None
+        new, costs = whatif
         if info.costs.sum() - costs.sum() <= 0:
             return None
         name = f"swap column {node.column} <= {node.cut} for column {self.cut.column} <= {self.cut.cut}"
-        return _Plan(new, costs, self.options.write_multiplier * info.rewrite_rows, True, True, True, steps=(name,))
+        return _Plan(new, costs, cost, True, True, True, steps=(name,))
 
     def _logical(self, new: Split, left: _Plan, right: _Plan, name: str) -> _Plan:
         return _Plan(new, left.costs + right.costs, left.cost + right.cost, left.fully_accessed and right.fully_accessed,

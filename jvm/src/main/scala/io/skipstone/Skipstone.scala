@@ -9,6 +9,7 @@ import org.apache.spark.sql.types.{DataType, LongType, StringType, StructField, 
 import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
+import io.skipstone.clauses.rules.RuleCompiler
 import io.skipstone.indexing.{FooterMinMax, FooterValues}
 import io.skipstone.metadata.{FilePaths, MetadataCache, MetadataStore}
 import io.skipstone.query.{ListingStats, QueryStatsListener, SkippingRule}
@@ -110,6 +111,19 @@ object Skipstone {
       FooterValues.supported(t.dataType) && !partitionColumns.contains(t.path.split('.').head.toLowerCase)
     }
     if (usable) FooterMinMax.collect(session, files, targets) else null
+  }
+
+  /**
+   * Problems of one rule as a JSON list of messages (empty: fine). Takes
+   * `{"pattern": ..., "clauses": [...], "roles": [...]}`, so that a build reports a typo in a
+   * user-defined index type before anything is written.
+   */
+  def ruleProblems(session: SparkSession, ruleJson: String): String = {
+    implicit val formats: org.json4s.Formats = org.json4s.DefaultFormats
+    val json = JsonMethods.parse(ruleJson)
+    val problems = RuleCompiler.problems(session, (json \ "pattern").extract[String],
+      (json \ "clauses").extract[Seq[String]], (json \ "roles").extract[Seq[String]].toSet)
+    JsonMethods.compact(JsonMethods.render(problems.toList))
   }
 
   /** JSON of the last successful query's skipping, or "null" if no query ran since enabling. */

@@ -1,0 +1,77 @@
+package io.skipstone.clauses.rules
+
+import scala.util.control.NonFatal
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.{AnalysisException, SparkSession}
+import org.apache.spark.sql.catalyst.analysis.Resolver
+import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.catalyst.expressions.Literal.TrueLiteral
+
+import io.skipstone.clauses.{LeafClauses, LeafTranslator}
+import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
+
+/**
+ * The interpreter of stored rules: answers a predicate leaf with every rule of the index whose
+ * pattern matches it. Index types defined in Python and UDF mappings reach the JVM this way,
+ * as data; a rule whose text does not parse, or whose clause does not resolve against the
+ * metadata, answers nothing (its files are read) and is logged.
+ */
+case class RuleTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver, session: SparkSession)
+  extends LeafTranslator with Logging {
+
+  private val functions = new FunctionNames(session.sessionState.catalog)
+  private val rules: Seq[CompiledRule] = StoredRule.of(index).flatMap(compile)
+
+  override def translate(leaf: Expression): Option[LeafClauses] =
+    rules.flatMap(answer(_, leaf)).reduceOption(_ and _)
+
+  private case class CompiledRule(stored: StoredRule, pattern: Expression, matcher: PatternMatch,
+                                  mayBeTrue: ClauseTemplate, mayBeFalse: Option[ClauseTemplate])
+
+  private def compile(r: StoredRule): Option[CompiledRule] =
+    try {
+      val parser = session.sessionState.sqlParser
+      val patternText = RuleText(r.pattern)
+      def template(sql: String) = { val t = RuleText(sql); new ClauseTemplate(t, parser.parseExpression(t.sql)) }
+      val (t, f) = (template(r.mayBeTrue), r.mayBeFalse.map(template))
+      val uses = RuleCompiler.uses(patternText, t.text +: f.map(_.text).toSeq)
+      Some(CompiledRule(r, parser.parseExpression(patternText.sql),
+        new PatternMatch(patternText, uses, index.columns, resolver, functions), t, f))
+    } catch {
+      case e: AnalysisException =>
+        logWarning(s"Skipstone: rule ${r.number} of ${index.describe} does not parse; ignored: ${e.getMessage}")
+        None
+    }
+
+  private def answer(rule: CompiledRule, leaf: Expression): Option[LeafClauses] =
+    rule.matcher(rule.pattern, leaf).flatMap { b =>
+      for (t <- instantiate(rule, rule.mayBeTrue, b))
+        yield LeafClauses(t, rule.mayBeFalse.flatMap(instantiate(rule, _, b)).getOrElse(TrueLiteral))
+    }
+
+  private def instantiate(rule: CompiledRule, t: ClauseTemplate, b: Bindings): Option[Expression] =
+    try t.instantiate(session, metadata, b, metadataColumn)
+    catch {
+      case e: AnalysisException =>
+        logWarning(s"Skipstone: a clause of rule ${rule.stored.number} of ${index.describe} does not " +
+          s"resolve; the leaf is left to other indexes: ${e.getMessage}")
+        None
+    }
+
+  /** `{role}` is this index's role (or a base column); `{x:kind.role}` another index's role. */
+  private def metadataColumn(ph: Placeholder, b: Bindings): Option[String] = ph.role match {
+    case None => index.metadataColumns.get(ph.name).orElse(Some(ph.name).filter(RuleCompiler.BaseColumns))
+    case Some((kind, role)) =>
+      b.columns.get(ph.name).flatMap { column =>
+        metadata.definition.indexes.find(ix => ix.kind == kind && ix.columns.exists(resolver(_, column)))
+          .flatMap(_.metadataColumns.get(role))
+      }
+  }
+}
+
+object RuleTranslator {
+  def apply(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver): RuleTranslator =
+    // Listing runs on the driver inside the query's session: its parser and analyzer resolve clauses.
+    RuleTranslator(index, metadata, resolver, SparkSession.active)
+}

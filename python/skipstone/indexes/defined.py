@@ -1,0 +1,152 @@
+"""Index types defined by roles and rules: the base users subclass, and its stored form.
+
+>>> from dataclasses import dataclass
+>>> from typing import ClassVar
+>>> from skipstone import RuleIndex, Role, Rule
+>>> @dataclass(frozen=True)
+... class LengthRange(RuleIndex):
+...     column: str
+...     kind: ClassVar[str] = "length_range"
+...     metadata: ClassVar = (Role("shortest", "int", "min(length({col}))"),
+...                           Role("longest", "int", "max(length({col}))"))
+...     rules: ClassVar = Rule.range("length({col})", "{shortest}", "{longest}")
+>>> LengthRange("name").roles
+('shortest', 'longest')
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, ClassVar, Mapping
+
+from skipstone.errors import SkipstoneError
+from skipstone.indexes.base import IndexType
+from skipstone.indexes.rules import (
+    Role, Rule, roles_to_params, rules_from_params, rules_to_params, stored_roles, substitute_columns,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column
+    from pyspark.sql.types import DataType
+
+_KIND = re.compile(r"[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class RuleIndex(IndexType):
+    """Base of index types written as data: ``metadata`` (roles) and ``rules``.
+
+    Subclasses are frozen dataclasses with a ``kind`` and a ``column`` field (or override
+    ``columns``); types whose roles or rules depend on their fields override
+    ``role_definitions()`` / ``rule_definitions()`` and ``from_stored``.
+    """
+
+    metadata: ClassVar[tuple[Role, ...]] = ()
+    rules: ClassVar[tuple[Rule, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        if isinstance(cls.__dict__.get("kind"), str) and not _KIND.match(cls.kind):
+            raise SkipstoneError(f"index kind '{cls.kind}' must be lower case letters, digits and _")
+        super().__init_subclass__(**kwargs)
+
+    def role_definitions(self) -> tuple[Role, ...]:
+        return type(self).metadata
+
+    def rule_definitions(self) -> tuple[Rule, ...]:
+        return type(self).rules
+
+    @property
+    def roles(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(r.name for r in self.role_definitions())
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        if any(f.name == "column" for f in fields(self)):
+            return (getattr(self, "column"),)
+        raise NotImplementedError(f"{type(self).__name__} must define a 'column' field or 'columns'")
+
+    def settings(self) -> dict[str, str]:
+        """Type-specific settings to store besides roles and rules (read back by from_stored)."""
+        return {}
+
+    def params(self) -> dict[str, str]:
+        return {**self.settings(), **roles_to_params(self.role_definitions()),
+                **rules_to_params(self.rule_definitions())}
+
+    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
+        from pyspark.sql import functions as F
+
+        return {r.name: F.expr(substitute_columns(r.sql, self.columns)).cast(r.type)
+                for r in self.role_definitions() if r.sql is not None}
+
+    def per_file(self) -> dict[str, Role]:
+        return {r.name: r for r in self.role_definitions() if r.per_file is not None}
+
+    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
+        self.check_rules()
+
+    def check_rules(self) -> None:
+        """Raise SkipstoneError naming the index and rule if a rule's SQL is wrong."""
+        from pyspark.sql import SparkSession
+
+        from skipstone.session import jvm_entry
+
+        spark = SparkSession.getActiveSession()
+        if spark is None:
+            return
+        entry = jvm_entry(spark)
+        for n, rule in enumerate(self.rule_definitions()):
+            clauses = [c for c in (rule.may_be_true, rule.may_be_false) if c is not None]
+            request = json.dumps({"pattern": rule.pattern, "clauses": clauses, "roles": list(self.roles)})
+            problems = json.loads(entry.ruleProblems(spark._jsparkSession, request))
+            if problems:
+                raise SkipstoneError(f"rule {n} ('{rule.pattern}') of {self.describe()}: {'; '.join(problems)}")
+
+
+@dataclass(frozen=True)
+class StoredRuleIndex(RuleIndex):
+    """A rule-based index read back from index.json in a session that lacks its Python class.
+
+    Rules and SQL roles are all there, so ``refresh`` works; roles computed by Python
+    functions need the defining class imported first.
+    """
+
+    stored_kind: str
+    stored_columns: tuple[str, ...]
+    stored_params: tuple[tuple[str, str], ...]
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return self.stored_kind
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return self.stored_columns
+
+    def describe(self) -> str:
+        return f"{self.stored_kind}({', '.join(self.stored_columns)})"
+
+    def role_definitions(self) -> tuple[Role, ...]:
+        roles = []
+        for name, role in stored_roles(dict(self.stored_params)).items():
+            if "sql" not in role:
+                raise SkipstoneError(
+                    f"{self.describe()} computes role '{name}' with Python function {role.get('python')}: "
+                    f"import the module defining index kind '{self.stored_kind}' before refreshing")
+            roles.append(Role(name, role["type"], role["sql"]))
+        return tuple(roles)
+
+    @property
+    def roles(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(stored_roles(dict(self.stored_params)))
+
+    def rule_definitions(self) -> tuple[Rule, ...]:
+        return rules_from_params(dict(self.stored_params))
+
+    def params(self) -> dict[str, str]:
+        return dict(self.stored_params)
+
+    @staticmethod
+    def of(kind: str, columns: list[str], params: Mapping[str, str]) -> StoredRuleIndex:
+        return StoredRuleIndex(kind, tuple(columns), tuple(sorted(params.items())))

@@ -1,0 +1,85 @@
+"""Formatted: a value list over ``fn(col)``, for predicates on the same function.
+
+Log columns hide structure (a user agent's browser, a URL's host) that queries reach
+through a function; indexing the function's values per file answers ``fn(col) = v`` and
+``fn(col) IN (...)`` without adding a column to the data.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
+
+from skipstone.errors import SkipstoneError
+from skipstone.indexes.defined import RuleIndex
+from skipstone.indexes.rules import Role, Rule
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column
+
+
+@dataclass(frozen=True)
+class Formatted(RuleIndex):
+    """Per file the distinct values of ``fn(column)``.
+
+    ``fn`` is a Python function, registered in query sessions as a UDF named ``name``
+    (``spark.udf.register(name, fn)``), or SQL over ``{col}`` such as ``"lower({col})"``.
+    Answers ``fn(column) = v``, ``IN`` and their negations, with the function called by
+    the same name in the query. ``fn`` must be deterministic: the values indexed are the
+    values queries will compute.
+
+    >>> from skipstone import Formatted
+    >>> Formatted("user_agent", lambda ua: ua.split("/")[0], "agent_name").describe()
+    'Formatted(user_agent, agent_name)'
+    >>> Formatted("url", "lower({col})").describe()
+    'Formatted(url, lower({col}))'
+    """
+
+    column: str
+    fn: Callable[[Any], Any] | str
+    name: str | None = None
+    type: str = "string"
+    kind: ClassVar[str] = "formatted"
+
+    def __post_init__(self) -> None:
+        if callable(self.fn) and not self.name:
+            object.__setattr__(self, "name", getattr(self.fn, "__name__", None))
+        if callable(self.fn) and (not self.name or self.name == "<lambda>"):
+            raise SkipstoneError(f"Formatted({self.column}) needs name= : the UDF name queries call fn by")
+        if isinstance(self.fn, str) and "{col}" not in self.fn:
+            raise SkipstoneError(f"Formatted({self.column}): SQL fn '{self.fn}' must use {{col}} for the column")
+
+    @property
+    def expression(self) -> str:
+        """The function applied to the column as queries write it, with ``{col}``."""
+        return self.fn if isinstance(self.fn, str) else f"{self.name}({{col}})"
+
+    def role_definitions(self) -> tuple[Role, ...]:
+        return (Role("values", f"array<{self.type}>", f"array_sort(collect_set({self.expression}))"),)
+
+    def rule_definitions(self) -> tuple[Rule, ...]:
+        e = self.expression
+        return (
+            Rule(f"{e} = {{v}}", "array_contains({values}, {v})", "exists({values}, x -> x <> {v})"),
+            Rule(f"{e} IN ({{vs}})", "arrays_overlap({values}, {vs})",
+                 "exists({values}, x -> NOT array_contains({vs}, x))"),
+        )
+
+    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
+        if isinstance(self.fn, str):
+            return super().aggregates(columns)
+        from pyspark.sql import functions as F
+
+        # The build calls fn itself, so it need not be registered in the building session.
+        values = F.udf(self.fn, self.type)(columns[self.column])
+        return {"values": F.array_sort(F.collect_set(values)).cast(f"array<{self.type}>")}
+
+    def settings(self) -> dict[str, str]:
+        return {"expression": self.expression, "name": self.name or "", "type": self.type}
+
+    def describe(self) -> str:
+        return f"Formatted({self.column}, {self.name or self.fn})"
+
+    @classmethod
+    def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> Formatted:
+        # A Python fn is found again by the UDF name it was registered under.
+        return cls(columns[0], params["expression"], params.get("name") or None, params.get("type", "string"))

@@ -1,0 +1,47 @@
+"""The user-defined index types of the tests, as a user would write them, and their data."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import pyarrow as pa
+
+from skipstone import Role, Rule, RuleIndex
+
+
+@dataclass(frozen=True)
+class LengthRange(RuleIndex):
+    """Per file the shortest and longest string length of a column."""
+
+    column: str
+    kind: ClassVar[str] = "length_range"
+    metadata: ClassVar = (Role("shortest", "int", "min(length({col}))"),
+                          Role("longest", "int", "max(length({col}))"))
+    rules: ClassVar = Rule.range("length({col})", "{shortest}", "{longest}")
+
+
+def first_letters(rows):
+    return sorted({w[:1] for w in rows.iloc[:, 0].dropna()})
+
+
+@dataclass(frozen=True)
+class FirstLetters(RuleIndex):
+    """Per file the set of first letters of a column, computed by a Python function."""
+
+    column: str
+    kind: ClassVar[str] = "first_letters"
+    metadata: ClassVar = (Role("letters", "array<string>", per_file=first_letters),)
+    rules: ClassVar = (
+        Rule("substr({col}, 1, 1) = {v}", "array_contains({letters}, {v})"),
+        Rule("startswith({col}, {p})", "{p} = '' OR exists({letters}, l -> startswith({p}, l))"),
+    )
+
+
+LETTERS = "abcdef"
+
+
+def words_table(file: int) -> pa.Table:
+    if file == 6:
+        return pa.table({"word": pa.array([None] * 10, pa.string())})
+    lengths = [5] * 10 if file == 2 else [2 * file + 1 + j % 2 for j in range(10)]
+    return pa.table({"word": [LETTERS[file] * n for n in lengths], "n": list(range(10))})
