@@ -66,6 +66,8 @@ CASES = [
     ("p = 'http://a.com/x.html'", 3),
     ("p <> 'ab'", 1),                            # ab is shorter than 5: file 3 holds only ab
     ("p NOT IN ('ab', 'zz')", 1),
+    ("p <> 'https'", 0),                         # as long as the prefix: longer values hide behind it
+    ("p = 'https'", 3),
     ("NOT p LIKE 'http%'", 2),                   # every value of files 0 and 1 starts with http
     ("p IN ('ab', 'ftp://c.net/q.txt')", 2),
     ("p IS NULL", 3),
