@@ -17,7 +17,8 @@ import numpy as np
 
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
-from skipstone.layout.tree import Leaf, Node, PartitionTree, Split
+from skipstone.layout.routing import compile_router
+from skipstone.layout.tree import Leaf, Node, PartitionTree, Split, leaves_of, map_leaves
 
 
 @dataclass(frozen=True, eq=False)
@@ -29,6 +30,30 @@ class NodeInfo:
     rows: float  # all rows below: exact for existing blocks, estimated for planned ones
 
 
+@dataclass(frozen=True, eq=False)
+class _Side:
+    """One child of a node as the shape under a what-if cut: its leaves' regions within the
+    node, on how many dimensions each window box misses each leaf, and where each of the
+    node's sample rows lands in it."""
+
+    shape: Node
+    low: np.ndarray  # (leaves, columns)
+    high: np.ndarray
+    misses: np.ndarray  # (boxes, leaves)
+    position: np.ndarray  # per sample row below the node: its leaf in this shape
+    order: np.ndarray  # the rows sorted by leaf ...
+    starts: np.ndarray  # ... and where each leaf's rows start in that order
+
+
+@dataclass(frozen=True, eq=False)
+class _Swaps:
+    rows: np.ndarray  # the sample rows below the node
+    per_sample_row: float  # the node's rows / its sample rows: the ratio estimate
+    meets: np.ndarray  # per window box: whether it meets the node
+    left: _Side
+    right: _Side
+
+
 class QueryBoxes:
     """The boxes of several queries, to test many regions against all of them at once."""
 
@@ -37,22 +62,30 @@ class QueryBoxes:
         self.count = len(queries)
         self.low = np.vstack(lows) if lows else np.empty((0, width))
         self.high = np.vstack([q.boxes.high for q in queries]) if lows else np.empty((0, width))
-        sizes = np.array([q.boxes.count for q in queries], dtype=np.int64)
-        self.owner = np.repeat(np.arange(self.count), sizes)
+        self.sizes = np.array([q.boxes.count for q in queries], dtype=np.int64)
+        self.owner = np.repeat(np.arange(self.count), self.sizes)
+        self.starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(np.int64) if self.count else self.sizes
 
     def touched(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         """(queries, regions) booleans: query i reads region j."""
-        out = np.zeros((self.count, len(low)), dtype=bool)
         if len(self.owner) == 0 or len(low) == 0:
-            return out
-        hit = np.all((self.low[:, None, :] < high[None, :, :]) & (self.high[:, None, :] > low[None, :, :]), axis=2)
-        np.logical_or.at(out, self.owner, hit)
+            return np.zeros((self.count, len(low)), dtype=bool)
+        return self.by_query(np.all((self.low[:, None, :] < high[None, :, :]) & (self.high[:, None, :] > low[None, :, :]), axis=2))
+
+    def by_query(self, hit: np.ndarray) -> np.ndarray:
+        """(boxes, regions) -> (queries, regions): a query reads a region if one of its boxes does."""
+        out = np.zeros((self.count,) + hit.shape[1:], dtype=bool)
+        if len(self.owner):
+            present = np.flatnonzero(self.sizes)
+            out[present] = np.logical_or.reduceat(hit, self.starts[present], axis=0)
         return out
 
+    def meeting(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        """Per box: whether it meets the region (low, high]."""
+        return np.all((self.low < high) & (self.high > low), axis=1)
 
-    def separates(self, low: np.ndarray, high: np.ndarray, column: int, cut: float) -> bool:
-        """Whether some box meeting the region (low, high] lies wholly on one side of the cut."""
-        meets = np.all((self.low < high) & (self.high > low), axis=1)
+    def separates(self, meets: np.ndarray, column: int, cut: float) -> bool:
+        """Whether some box meeting a region (`meets`) lies wholly on one side of the cut."""
         one_side = (self.high[:, column] <= cut) | (self.low[:, column] >= cut)
         return bool((meets & one_side).any())
 
@@ -64,7 +97,9 @@ class CostModel:
         self.window, self.current, self.values = window, current, sample.values
         self._info: dict[int, tuple[Node, NodeInfo]] = {}
         self._rows: dict[int, tuple[Node, np.ndarray]] = {}
-        self._whatif: dict[tuple[int, int, float], tuple[Node, Node, np.ndarray]] = {}
+        self._whatif: dict[tuple[int, int, float], tuple[Node, np.ndarray | None, Node | None]] = {}
+        self._swap_data: dict[int, tuple[Node, _Swaps]] = {}
+        self.cuts: list[tuple[int, float]] = []  # the current query's cuts, priced together
         self.plans: dict[tuple[int, int, float], tuple[Node, object]] = {}  # the optimizer's memo
         self._prime(tree, sample)
 
@@ -94,47 +129,104 @@ class CostModel:
         self._rows[id(node)] = (node, rows)
         return rows
 
-    def swapped(self, node: Split, column: int, cut: float, low: np.ndarray, high: np.ndarray) -> tuple[Node, np.ndarray] | None:
-        """The what-if subtree of swapping node's cut for (column, cut): the same shapes below,
-        the node's sample rows routed through them; None when no sample row lies below, as
-        then nothing is known about where its rows would go. Remembered, since the greedy
-        asks again for every predicate in every round."""
+    def separates(self, node: Split, low: np.ndarray, high: np.ndarray, column: int, cut: float) -> bool:
+        """Whether some window query box meeting the node lies wholly on one side of the cut."""
+        return self.window.separates(self._swaps(node, low, high).meets, column, cut)
+
+    def swap_costs(self, node: Split, low: np.ndarray, high: np.ndarray, column: int, cut: float) -> np.ndarray | None:
+        """Per window query, the rows it would read below the node if the node's cut were
+        (column, cut) with the same shapes below and the node's rows re-routed through them;
+        None when no sample row lies below, as then nothing is known about where rows go.
+        The first ask at a node prices every cut of the query at once (the greedy asks for
+        each of them, round after round): one NumPy pass instead of a Python walk per cut."""
         key = (id(node), column, cut)
         if key not in self._whatif:
-            rows = self.rows_under(node)
-            found = None
-            if len(rows):
-                per_sample_row = self.info(node, low, high).rows / len(rows)
-                found = self._reroute(column, cut, node.left, node.right, low, high, rows, per_sample_row)
-            self._whatif[key] = (node, found)
+            swaps = self._swaps(node, low, high)
+            cuts = self.cuts if (column, cut) in self.cuts else [(column, cut)]
+            costs: np.ndarray | list[None] = [None] * len(cuts)
+            if len(swaps.rows):
+                columns = np.array([c for c, _ in cuts], dtype=np.intp)
+                values = np.array([v for _, v in cuts], dtype=np.float64)
+                goes_left = self.values[swaps.rows[:, None], columns[None, :]] <= values[None, :]
+                costs = (self._side_costs(swaps.left, columns, values, goes_left, True)
+                         + self._side_costs(swaps.right, columns, values, ~goes_left, False)) * swaps.per_sample_row
+                costs = list(costs.T)
+            for (c, v), priced in zip(cuts, costs):
+                self._whatif.setdefault((id(node), c, v), (node, priced, None))
         return self._whatif[key][1]
 
-    def _reroute(self, column: int, cut: float, left: Node, right: Node, low: np.ndarray, high: np.ndarray,
-                 rows: np.ndarray, per_sample_row: float) -> tuple[Node, np.ndarray]:
-        leaves: list[tuple[Leaf, np.ndarray, np.ndarray, np.ndarray]] = []
-        node = self._shape(Split(column, cut, left, right), low, high, rows, per_sample_row, leaves)
-        lows = np.array([l for _, l, _, _ in leaves])
-        highs = np.array([h for _, _, h, _ in leaves])
-        sizes = np.array([leaf.rows for leaf, _, _, _ in leaves])
-        costs = self.window.touched(lows, highs) @ sizes
-        for leaf, lo, hi, leaf_rows in leaves:
-            self._rows[id(leaf)] = (leaf, leaf_rows)
-        return node, costs
+    def swapped(self, node: Split, low: np.ndarray, high: np.ndarray, column: int, cut: float) -> Node:
+        """The what-if subtree that `swap_costs` priced, its new leaves' sample rows recorded."""
+        key = (id(node), column, cut)
+        kept, costs, built = self._whatif[key]
+        if built is None:
+            swaps = self._swaps(node, low, high)
+            goes_left = self.values[swaps.rows, column] <= cut
+            halves = [self._fill(side.shape, swaps.rows[mask], side.position[mask], swaps.per_sample_row)
+                      for side, mask in ((swaps.left, goes_left), (swaps.right, ~goes_left))]
+            built = Split(column, cut, halves[0], halves[1])
+            self._whatif[key] = (kept, costs, built)
+        return built
 
-    def _shape(self, shape: Node, low: np.ndarray, high: np.ndarray, rows: np.ndarray, per_sample_row: float, leaves: list) -> Node:
-        if isinstance(shape, Leaf):
-            leaf = Leaf(-1, len(rows) * per_sample_row)
-            leaves.append((leaf, low, high, rows))
+    def _swaps(self, node: Split, low: np.ndarray, high: np.ndarray) -> _Swaps:
+        """What every swap at this node shares, whatever the new cut: computed once per node."""
+        cached = self._swap_data.get(id(node))
+        if cached is None:
+            rows = self.rows_under(node)
+            per_sample_row = self.info(node, low, high).rows / max(len(rows), 1)
+            left, right = (self._side(child, low, high, rows) for child in (node.left, node.right))
+            cached = (node, _Swaps(rows, per_sample_row, self.window.meeting(low, high), left, right))
+            self._swap_data[id(node)] = cached
+        return cached[1]
+
+    def _side(self, shape: Node, low: np.ndarray, high: np.ndarray, rows: np.ndarray) -> _Side:
+        leaves: list[tuple[Leaf, np.ndarray, np.ndarray]] = []
+        _collect(shape, low, high, leaves)  # the node's region: its own cut is what a swap replaces
+        lows = np.array([l for _, l, _ in leaves])
+        highs = np.array([h for _, _, h in leaves])
+        w = self.window
+        misses = (~((w.low[:, None, :] < highs[None, :, :]) & (w.high[:, None, :] > lows[None, :, :]))).sum(axis=2, dtype=np.int16)
+        position = compile_router(shape).route(self.values[rows])
+        order = np.argsort(position, kind="stable")
+        return _Side(shape, lows, highs, misses, position, order, np.searchsorted(position[order], np.arange(len(leaves) + 1)))
+
+    def _side_costs(self, side: _Side, columns: np.ndarray, cuts: np.ndarray, mine: np.ndarray, is_left: bool) -> np.ndarray:
+        """(queries, cuts): sample rows each window query would read in one side of each what-if
+        cut. A leaf's region is its region in the node narrowed on the cut's column to the
+        side, so only that column's overlap test changes: a box reads the leaf if it missed it
+        on no other column and meets the narrowed interval."""
+        w = self.window
+        counts = np.vstack([np.zeros((1, len(cuts))), np.cumsum(mine[side.order], axis=0)])
+        sizes = counts[side.starts[1:]] - counts[side.starts[:-1]]  # (leaves, cuts)
+        out = np.zeros((w.count, len(cuts)))
+        step = max(1, 4_000_000 // max(1, len(w.owner) * len(side.low)))  # bound the (boxes, leaves, cuts) arrays
+        for k in range(0, len(cuts), step):
+            cols, cut = columns[k : k + step], cuts[k : k + step]
+            ql, qh = w.low[:, None, cols], w.high[:, None, cols]
+            lows, highs = side.low[None, :, cols], side.high[None, :, cols]
+            missed_before = ~((ql < highs) & (qh > lows))
+            if is_left:
+                narrowed = (ql < np.minimum(highs, cut)) & (qh > lows)
+            else:
+                narrowed = (ql < highs) & (qh > np.maximum(lows, cut))
+            hit = ((side.misses[:, :, None] - missed_before) == 0) & narrowed
+            out[:, k : k + step] = np.einsum("qjk,jk->qk", w.by_query(hit).astype(np.float64), sizes[:, k : k + step])
+        return out
+
+    def _fill(self, shape: Node, rows: np.ndarray, position: np.ndarray, per_sample_row: float) -> Node:
+        """The shape with new leaves holding the given sample rows (by depth-first position)."""
+        order = np.argsort(position, kind="stable")
+        count = len(leaves_of(shape))
+        starts = np.searchsorted(position[order], np.arange(count + 1))
+        made = iter(range(count))
+
+        def new_leaf(_: Leaf) -> Leaf:
+            k = next(made)
+            leaf = Leaf(-1, (starts[k + 1] - starts[k]) * per_sample_row)
+            self._rows[id(leaf)] = (leaf, rows[order[starts[k] : starts[k + 1]]])
             return leaf
-        assert isinstance(shape, Split), f"the adaptive optimizer handles binary cuts only, not {type(shape).__name__}"
-        left_high, right_low = _halves(shape, low, high)
-        goes_left = self.values[rows, shape.column] <= shape.cut
-        return Split(
-            shape.column,
-            shape.cut,
-            self._shape(shape.left, low, left_high, rows[goes_left], per_sample_row, leaves),
-            self._shape(shape.right, right_low, high, rows[~goes_left], per_sample_row, leaves),
-        )
+
+        return map_leaves(shape, new_leaf)
 
     def _leaf_info(self, leaf: Leaf, low: np.ndarray, high: np.ndarray) -> list[NodeInfo]:
         costs = self.window.touched(low, high)[:, 0] * leaf.rows

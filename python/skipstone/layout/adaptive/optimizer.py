@@ -21,7 +21,8 @@ cost, c times the rows it rewrites; only blocks the query reads are ever rewritt
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Callable
 
 import numpy as np
 
@@ -77,7 +78,7 @@ class RepartitionPlan:
 
 @dataclass(frozen=True, eq=False)
 class _Plan:
-    node: Node
+    node: Node | None  # None for a swap until it wins: building the what-if tree costs more than pricing it
     costs: np.ndarray
     cost: float
     fully_accessed: bool
@@ -85,6 +86,7 @@ class _Plan:
     changed: bool
     logical: bool = False
     steps: tuple[str, ...] = ()
+    build: Callable[[], Node] | None = None
 
 
 def query_cuts(query: Query) -> list[Cut]:
@@ -116,6 +118,7 @@ def best_plan(
     before = model.info(tree.root, low, high).costs.sum()
     root, steps = tree.root, ()
     remaining = query_cuts(query)
+    model.cuts = [(c.column, c.cut) for c in remaining]
     while remaining:
         plans = [(c, _Search(model, c, options).plan(root, low, high)) for c in remaining]
         plans = [(c, p) for c, p in plans if p.changed]
@@ -151,7 +154,11 @@ class _Search:
     def _plan(self, node: Node, low: np.ndarray, high: np.ndarray) -> _Plan:
         info = self.model.info(node, low, high)
         unchanged = _Plan(node, info.costs, 0.0, info.fully_accessed, self.cut.heads(node), False)
-        if isinstance(node, Leaf) or not info.accessed:
+        # A cut outside the node's region would put every row on one side: no swap to price here
+        # or below (regions only shrink), so no pushup or rotate either; only a degenerate cut
+        # already in the tree could head a child, and builders and swaps make none.
+        inside = low[self.cut.column] < self.cut.cut < high[self.cut.column]
+        if isinstance(node, Leaf) or not info.accessed or not inside:
             return unchanged
         assert isinstance(node, Split)
         left_high, right_low = high.copy(), low.copy()
@@ -164,9 +171,7 @@ class _Search:
                          left.cost + right.cost, left.fully_accessed and right.fully_accessed,
                          self.cut.heads(node), True, steps=left.steps + right.steps)
         candidates = []
-        # a cut outside the node's region would put every row on one side: no swap to price
-        inside = low[self.cut.column] < self.cut.cut < high[self.cut.column]
-        if left.fully_accessed and right.fully_accessed and inside and not self.cut.heads(node):
+        if left.fully_accessed and right.fully_accessed and not self.cut.heads(node):
             candidates.append(self._swap(node, low, high, info))
         if left.ptop and right.ptop and not self.cut.heads(node):
             candidates.append(self._logical(
@@ -188,6 +193,9 @@ class _Search:
         for candidate in candidates:
             if candidate is not None and _better(candidate, best, self.model, node, self.options, info.costs):
                 best = candidate
+        if best.node is None:
+            assert best.build is not None
+            best = replace(best, node=best.build(), build=None)
         return best
 
     def _swap(self, node: Split, low: np.ndarray, high: np.ndarray, info) -> _Plan | None:
@@ -197,16 +205,14 @@ class _Search:
             # plan the search keeps has a net benefit >= 0 (doing nothing has 0), so this one
             # could not win: skip the what-if, the dearest step of the search.
             return None
-        if not self.model.window.separates(low, high, self.cut.column, self.cut.cut):
+        if not self.model.separates(node, low, high, self.cut.column, self.cut.cut):
             return None  # no window query lies on one side of the new cut: it could skip nothing
-        whatif = self.model.swapped(node, self.cut.column, self.cut.cut, low, high)
-        if whatif is None:
-            return None
-        new, costs = whatif
-        if info.costs.sum() - costs.sum() <= 0:
+        costs = self.model.swap_costs(node, low, high, self.cut.column, self.cut.cut)
+        if costs is None or info.costs.sum() - costs.sum() <= 0:
             return None
         name = f"swap column {node.column} <= {node.cut} for column {self.cut.column} <= {self.cut.cut}"
-        return _Plan(new, costs, cost, True, True, True, steps=(name,))
+        build = lambda: self.model.swapped(node, low, high, self.cut.column, self.cut.cut)  # noqa: E731
+        return _Plan(None, costs, cost, True, True, True, steps=(name,), build=build)
 
     def _logical(self, new: Split, left: _Plan, right: _Plan, name: str) -> _Plan:
         return _Plan(new, left.costs + right.costs, left.cost + right.cost, left.fully_accessed and right.fully_accessed,
