@@ -183,3 +183,14 @@ def test_sampling_noise_in_a_small_subtree_does_not_pose_as_benefit(table):
     sample = LayoutData(table.schema, table.values[rows])
     q = Query.from_json({"column": "y", "op": "<=", "value": 74}, table.schema)
     assert best_plan(tree, window_of(q, 9), q, sample) is None
+
+
+def test_grouped_partitions_are_refused_by_name(table):
+    # Amoeba's transformations are defined on binary cuts; a PAW tree is not silently mangled
+    from skipstone.layout.tree import Group, GroupSplit
+
+    group = Group((-np.inf, -np.inf, -np.inf), (3.0, np.inf, np.inf), Leaf(0))
+    tree = tree_of(table, GroupSplit((group,), Leaf(1)))
+    q = x_at_most(table, 1)
+    with pytest.raises(TypeError, match="GroupSplit"):
+        best_plan(tree, window_of(q, 9), q, table)

@@ -18,7 +18,7 @@ import numpy as np
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.routing import compile_router
-from skipstone.layout.tree import Leaf, Node, PartitionTree, Split, leaves_of, map_leaves
+from skipstone.layout.tree import GroupSplit, Leaf, Node, PartitionTree, Split, leaves_of, map_leaves
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,6 +50,7 @@ class _Swaps:
     rows: np.ndarray  # the sample rows below the node
     per_sample_row: float  # the node's rows / its sample rows: the ratio estimate
     meets: np.ndarray  # per window box: whether it meets the node
+    near: QueryBoxes  # the window boxes that meet the node
     left: _Side
     right: _Side
 
@@ -59,12 +60,22 @@ class QueryBoxes:
 
     def __init__(self, queries: tuple[Query, ...] | list[Query], width: int) -> None:
         lows = [q.boxes.low for q in queries]
-        self.count = len(queries)
-        self.low = np.vstack(lows) if lows else np.empty((0, width))
-        self.high = np.vstack([q.boxes.high for q in queries]) if lows else np.empty((0, width))
-        self.sizes = np.array([q.boxes.count for q in queries], dtype=np.int64)
-        self.owner = np.repeat(np.arange(self.count), self.sizes)
-        self.starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(np.int64) if self.count else self.sizes
+        low = np.vstack(lows) if lows else np.empty((0, width))
+        high = np.vstack([q.boxes.high for q in queries]) if lows else np.empty((0, width))
+        sizes = np.array([q.boxes.count for q in queries], dtype=np.int64)
+        self._set(low, high, np.repeat(np.arange(len(queries)), sizes), len(queries))
+
+    def _set(self, low: np.ndarray, high: np.ndarray, owner: np.ndarray, count: int) -> None:
+        self.low, self.high, self.owner, self.count = low, high, owner, count
+        # owners are sorted: each present query's boxes are one run, for reduceat
+        self.present, self.starts = np.unique(owner, return_index=True)
+
+    def subset(self, keep: np.ndarray) -> QueryBoxes:
+        """The same queries with only the boxes in `keep` (e.g. those meeting a node: the
+        others can read nothing below it)."""
+        out = QueryBoxes.__new__(QueryBoxes)
+        out._set(self.low[keep], self.high[keep], self.owner[keep], self.count)
+        return out
 
     def touched(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         """(queries, regions) booleans: query i reads region j."""
@@ -76,8 +87,7 @@ class QueryBoxes:
         """(boxes, regions) -> (queries, regions): a query reads a region if one of its boxes does."""
         out = np.zeros((self.count,) + hit.shape[1:], dtype=bool)
         if len(self.owner):
-            present = np.flatnonzero(self.sizes)
-            out[present] = np.logical_or.reduceat(hit, self.starts[present], axis=0)
+            out[self.present] = np.logical_or.reduceat(hit, self.starts, axis=0)
         return out
 
     def meeting(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -107,13 +117,13 @@ class CostModel:
         cached = self._info.get(id(node))
         if cached is not None:
             return cached[1]
-        if isinstance(node, Leaf):
-            result = self._leaf_info(node, low[None, :], high[None, :])[0]
+        cut = as_cut(node)
+        if cut is None:
+            result = self._leaf_info(node, low[None, :], high[None, :])[0]  # type: ignore[arg-type]
         else:
-            assert isinstance(node, Split)
-            left_high, right_low = _halves(node, low, high)
-            a = self.info(node.left, low, left_high)
-            b = self.info(node.right, right_low, high)
+            left_high, right_low = _halves(cut, low, high)
+            a = self.info(cut.left, low, left_high)
+            b = self.info(cut.right, right_low, high)
             result = NodeInfo(a.costs + b.costs, a.accessed or b.accessed, a.fully_accessed and b.fully_accessed,
                               a.rewrite_rows + b.rewrite_rows, a.rows + b.rows)
         self._remember(node, result)
@@ -124,8 +134,9 @@ class CostModel:
         cached = self._rows.get(id(node))
         if cached is not None:
             return cached[1]
-        assert isinstance(node, Split), "every leaf's sample rows are recorded when it is made"
-        rows = np.concatenate([self.rows_under(node.left), self.rows_under(node.right)])
+        cut = as_cut(node)
+        assert cut is not None, "every leaf's sample rows are recorded when it is made"
+        rows = np.concatenate([self.rows_under(cut.left), self.rows_under(cut.right)])
         self._rows[id(node)] = (node, rows)
         return rows
 
@@ -148,8 +159,8 @@ class CostModel:
                 columns = np.array([c for c, _ in cuts], dtype=np.intp)
                 values = np.array([v for _, v in cuts], dtype=np.float64)
                 goes_left = self.values[swaps.rows[:, None], columns[None, :]] <= values[None, :]
-                costs = (self._side_costs(swaps.left, columns, values, goes_left, True)
-                         + self._side_costs(swaps.right, columns, values, ~goes_left, False)) * swaps.per_sample_row
+                costs = (self._side_costs(swaps.left, swaps.near, columns, values, goes_left, True)
+                         + self._side_costs(swaps.right, swaps.near, columns, values, ~goes_left, False)) * swaps.per_sample_row
                 costs = list(costs.T)
             for (c, v), priced in zip(cuts, costs):
                 self._whatif.setdefault((id(node), c, v), (node, priced, None))
@@ -174,28 +185,28 @@ class CostModel:
         if cached is None:
             rows = self.rows_under(node)
             per_sample_row = self.info(node, low, high).rows / max(len(rows), 1)
-            left, right = (self._side(child, low, high, rows) for child in (node.left, node.right))
-            cached = (node, _Swaps(rows, per_sample_row, self.window.meeting(low, high), left, right))
+            meets = self.window.meeting(low, high)
+            near = self.window.subset(meets)
+            left, right = (self._side(child, low, high, rows, near) for child in (node.left, node.right))
+            cached = (node, _Swaps(rows, per_sample_row, meets, near, left, right))
             self._swap_data[id(node)] = cached
         return cached[1]
 
-    def _side(self, shape: Node, low: np.ndarray, high: np.ndarray, rows: np.ndarray) -> _Side:
+    def _side(self, shape: Node, low: np.ndarray, high: np.ndarray, rows: np.ndarray, w: QueryBoxes) -> _Side:
         leaves: list[tuple[Leaf, np.ndarray, np.ndarray]] = []
         _collect(shape, low, high, leaves)  # the node's region: its own cut is what a swap replaces
         lows = np.array([l for _, l, _ in leaves])
         highs = np.array([h for _, _, h in leaves])
-        w = self.window
         misses = (~((w.low[:, None, :] < highs[None, :, :]) & (w.high[:, None, :] > lows[None, :, :]))).sum(axis=2, dtype=np.int16)
         position = compile_router(shape).route(self.values[rows])
         order = np.argsort(position, kind="stable")
         return _Side(shape, lows, highs, misses, position, order, np.searchsorted(position[order], np.arange(len(leaves) + 1)))
 
-    def _side_costs(self, side: _Side, columns: np.ndarray, cuts: np.ndarray, mine: np.ndarray, is_left: bool) -> np.ndarray:
+    def _side_costs(self, side: _Side, w: QueryBoxes, columns: np.ndarray, cuts: np.ndarray, mine: np.ndarray, is_left: bool) -> np.ndarray:
         """(queries, cuts): sample rows each window query would read in one side of each what-if
         cut. A leaf's region is its region in the node narrowed on the cut's column to the
         side, so only that column's overlap test changes: a box reads the leaf if it missed it
         on no other column and meets the narrowed interval."""
-        w = self.window
         counts = np.vstack([np.zeros((1, len(cuts))), np.cumsum(mine[side.order], axis=0)])
         sizes = counts[side.starts[1:]] - counts[side.starts[:-1]]  # (leaves, cuts)
         out = np.zeros((w.count, len(cuts)))
@@ -255,15 +266,36 @@ class CostModel:
         self._info[id(node)] = (node, info)  # holding the node keeps its id from being reused
 
 
+class _AsCut:
+    """The one place the optimizer tells nodes apart: a block, a binary cut, or PAW's grouped
+    split, which Amoeba's transformations do not define and which is refused by name."""
+
+    def leaf(self, node: Leaf) -> Split | None:
+        return None
+
+    def split(self, node: Split) -> Split | None:
+        return node
+
+    def group_split(self, node: GroupSplit) -> Split | None:
+        raise TypeError("the adaptive optimizer handles binary cuts only, not GroupSplit")
+
+
+_AS_CUT = _AsCut()
+
+
+def as_cut(node: Node) -> Split | None:
+    """The node as a binary cut, or None for a leaf."""
+    return node.accept(_AS_CUT)
+
+
 def _collect(node: Node, low: np.ndarray, high: np.ndarray, out: list) -> None:
-    if isinstance(node, Leaf):
+    cut = as_cut(node)
+    if cut is None:
         out.append((node, low, high))
         return
-    if not isinstance(node, Split):
-        raise TypeError(f"the adaptive optimizer handles binary cuts only, not {type(node).__name__}")
-    left_high, right_low = _halves(node, low, high)
-    _collect(node.left, low, left_high, out)
-    _collect(node.right, right_low, high, out)
+    left_high, right_low = _halves(cut, low, high)
+    _collect(cut.left, low, left_high, out)
+    _collect(cut.right, right_low, high, out)
 
 
 def _halves(node: Split, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from skipstone.layout.adaptive.costs import CostModel, QueryBoxes
+from skipstone.layout.adaptive.costs import CostModel, QueryBoxes, as_cut
 from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
@@ -59,7 +59,8 @@ class Cut:
     cut: float
 
     def heads(self, node: Node) -> bool:
-        return isinstance(node, Split) and node.column == self.column and node.cut == self.cut
+        cut = as_cut(node)
+        return cut is not None and cut.column == self.column and cut.cut == self.cut
 
 
 @dataclass(frozen=True, eq=False)
@@ -158,9 +159,10 @@ class _Search:
         # or below (regions only shrink), so no pushup or rotate either; only a degenerate cut
         # already in the tree could head a child, and builders and swaps make none.
         inside = low[self.cut.column] < self.cut.cut < high[self.cut.column]
-        if isinstance(node, Leaf) or not info.accessed or not inside:
+        split = as_cut(node)
+        if split is None or not info.accessed or not inside:
             return unchanged
-        assert isinstance(node, Split)
+        node = split
         left_high, right_low = high.copy(), low.copy()
         left_high[node.column], right_low[node.column] = min(high[node.column], node.cut), max(low[node.column], node.cut)
         left = self.plan(node.left, low, left_high)
