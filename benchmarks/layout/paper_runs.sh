@@ -25,8 +25,8 @@ PAWCOLS=l_quantity,l_extendedprice,l_discount,l_tax,l_shipdate,l_commitdate,l_re
 for W in uniform skewed; do
   $SIM --data tpch --scale 0.1 --columns $PAWCOLS --dims l_quantity,l_extendedprice,l_discount,l_tax \
        --workload $W --queries 50 --block-rows 1000 --delta 0.01 --max-range 0.1 \
-       --methods fullscan,kd,zorder,hilbert,qdtree,paw,paw-refined,paw-precise --out $OUT/paw-$W.json
+       --methods fullscan,kd,zorder,hilbert,qdtree,paw,paw-refined,paw-precise,paw-tuned --out $OUT/paw-$W.json
   $SIM --data tpch --scale 0.1 --columns $PAWCOLS --dims l_quantity,l_extendedprice \
        --workload $W --queries 50 --block-rows 1000 --delta 0.01 --max-range 0.1 \
-       --methods fullscan,kd,zorder,hilbert,qdtree,paw,paw-refined,paw-precise --out $OUT/paw-$W-2d.json
+       --methods fullscan,kd,zorder,hilbert,qdtree,paw,paw-refined,paw-precise,paw-tuned --out $OUT/paw-$W-2d.json
 done

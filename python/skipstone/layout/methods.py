@@ -16,9 +16,11 @@ import numpy as np
 from skipstone.layout.builders.amoeba_upfront import build_amoeba_tree
 from skipstone.layout.builders.data_aware import build_kd_tree, build_range_tree
 from skipstone.layout.builders.paw import PawOptions, build_paw_tree
-from skipstone.layout.builders.paw_plugins import with_precise_descriptors
+from skipstone.layout.builders.paw import domain_delta
+from skipstone.layout.builders.paw_plugins import tune_storage, with_precise_descriptors
 from skipstone.layout.builders.qdtree import build_qd_tree
 from skipstone.layout.curves import build_curve_layout
+from skipstone.layout.boxes import BoxSet
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
@@ -51,10 +53,26 @@ def _hinted_weights(c: BuildContext) -> dict[str, float]:
     """Column frequencies in the history: the workload hint of Amoeba §6.4."""
     counts: Counter[str] = Counter()
     for q in c.history:
+        if q.boxes.is_empty:
+            continue  # matches nothing: nothing to copy
         low, high = q.bounding_box()
         for d in np.flatnonzero(np.isfinite(low) | np.isfinite(high)):
             counts[c.data.schema.columns[d].name] += 1
     return dict(counts) or {c.range_column: 1.0}
+
+
+def _worst_case(c: BuildContext) -> list[Query]:
+    """Q*_F of PAW Lemma 1: each historical query's bounding box grown by δ on its bounded sides."""
+    delta = domain_delta(c.sample, c.delta)
+    out = []
+    for q in c.history:
+        if q.boxes.is_empty:
+            continue  # matches nothing: nothing to copy
+        low, high = q.bounding_box()
+        low = np.where(np.isfinite(low), low - delta, low)
+        high = np.where(np.isfinite(high), high + delta, high)
+        out.append(Query(BoxSet(low[None, :], high[None, :])))
+    return out
 
 
 METHODS: dict[str, Callable[[BuildContext], Layout]] = {
@@ -70,9 +88,14 @@ METHODS: dict[str, Callable[[BuildContext], Layout]] = {
     # PAW's experiments run without the data-aware refinement unless they say otherwise (§VI-E)
     "paw": lambda c: build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(c.alpha, refine=False)),
     "paw-refined": lambda c: build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(c.alpha)),
+    # PAW §V-B, Figure 23b: 20% extra space for copies of worst-case (δ-extended) query results
+    "paw-tuned": lambda c: tune_storage(
+        build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(c.alpha, refine=False)).with_counts(c.data),
+        c.data, _worst_case(c), 0.2 * c.total_rows,
+    ),
     "paw-precise": lambda c: with_precise_descriptors(
         build_paw_tree(c.sample, c.history, c.block_rows, c.delta, c.total_rows, PawOptions(c.alpha, refine=False)), c.data, 3
     ),
 }
 
-WORKLOAD_AWARE = {"qdtree", "paw", "paw-precise", "amoeba-hinted"}
+WORKLOAD_AWARE = {"qdtree", "paw", "paw-precise", "paw-tuned", "amoeba-hinted"}

@@ -78,13 +78,38 @@ class RedundantPartitions:
     def cost(self, query: Query) -> float:
         return min(self.base.cost(query), self._copy_cost(query))
 
+    @property
+    def block_count(self) -> int:
+        return self.base.block_count + len(self.rows)
+
+    def touched(self, query: Query) -> np.ndarray:
+        """Base blocks, then copies: the one copy a query reads when it is cheaper than its
+        base blocks (what `cost` charges), else the base blocks it reads."""
+        out = np.zeros(self.block_count, dtype=bool)
+        copy = self._copy_cost(query)
+        if copy < self.base.cost(query):
+            fits = np.flatnonzero(self._inside(query) & (self.rows == copy))
+            out[self.base.block_count + fits[0]] = True
+        else:
+            out[: self.base.block_count] = self.base.touched(query)
+        return out
+
+    def with_counts(self, data: LayoutData, scale: float = 1.0) -> RedundantPartitions:
+        """The base layout's counts from `data`; the copies were sized from the table already."""
+        return replace(self, base=self.base.with_counts(data, scale))
+
     def _copy_cost(self, query: Query) -> float:
         if len(self.rows) == 0 or query.boxes.is_empty:
             return np.inf
+        inside = self._inside(query)
+        return float(self.rows[inside].min()) if inside.any() else np.inf
+
+    def _inside(self, query: Query) -> np.ndarray:
+        """Per copy: whether every box of the query lies within it."""
         inside = np.ones(len(self.rows), dtype=bool)
         for k in range(query.boxes.count):
             inside &= np.all((query.boxes.low[k] >= self.low) & (query.boxes.high[k] <= self.high), axis=1)
-        return float(self.rows[inside].min()) if inside.any() else np.inf
+        return inside
 
 
 def tune_storage(layout: Layout, data: LayoutData, worst_case: Sequence[Query], budget_rows: float, scale: float = 1.0) -> RedundantPartitions:
