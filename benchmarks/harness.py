@@ -6,7 +6,9 @@ setting; medians are reported, results must be identical across settings.
 from __future__ import annotations
 
 import math
+import os
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +52,12 @@ class Measurement:
 
 def session(app: str = "skipstone-bench"):
     from pyspark.sql import SparkSession
+
+    # Python UDFs (shapely) run in Spark's Python workers: same interpreter, same sources.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (root, os.path.join(root, "python"), os.environ.get("PYTHONPATH")) if p)
 
     spark = skipstone.configure(
         SparkSession.builder.master("local[2]").appName(app)

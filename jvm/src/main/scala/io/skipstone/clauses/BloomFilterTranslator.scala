@@ -41,6 +41,6 @@ case class BloomFilterTranslator(index: IndexSpec, metadata: LoadedMetadata, res
 
   private def mightContain(c: InjectiveColumn, constants: Seq[Any]): Expression = {
     val keys = for (v <- constants; u <- c.preimage(v)) yield BloomKey.of(u, c.columnType)
-    if (keys.isEmpty) FalseLiteral else BloomMightContainAny(bloom, keys.distinct)
+    if (keys.isEmpty) FalseLiteral else BloomMightContainAny(bloom, keys.distinct)(Some(metadata.decodedCells(bloom.name)))
   }
 }

@@ -1,7 +1,5 @@
 package io.skipstone.clauses
 
-import java.util.Arrays
-
 import org.apache.spark.sql.catalyst.expressions.{Expression, UnaryExpression}
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback
 import org.apache.spark.sql.catalyst.util.{ArrayData, TypeUtils}
@@ -21,9 +19,23 @@ case class SortedValuesContainAny(values: Expression, sortedConstants: IndexedSe
   @transient private lazy val elementType = values.dataType.asInstanceOf[ArrayType].elementType
   @transient private lazy val ordering = TypeUtils.getInterpretedOrdering(elementType)
 
+  // Probes the stored array in place: copying thousands of values out per file and query
+  // would cost far more than the O(log n) lookups.
   override protected def nullSafeEval(input: Any): Any = {
-    val stored = input.asInstanceOf[ArrayData].toObjectArray(elementType)
-    sortedConstants.exists(c => Arrays.binarySearch(stored, c, ordering) >= 0)
+    val stored = input.asInstanceOf[ArrayData]
+    sortedConstants.exists(c => contains(stored, c))
+  }
+
+  private def contains(stored: ArrayData, value: Any): Boolean = {
+    var from = 0
+    var to = stored.numElements()
+    while (from < to) {
+      val mid = (from + to) >>> 1
+      val cmp = ordering.compare(stored.get(mid, elementType), value)
+      if (cmp == 0) return true
+      if (cmp < 0) from = mid + 1 else to = mid
+    }
+    false
   }
 
   override protected def withNewChildInternal(c: Expression): SortedValuesContainAny = copy(values = c)

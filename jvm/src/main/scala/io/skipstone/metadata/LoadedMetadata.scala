@@ -35,6 +35,11 @@ case class LoadedMetadata(
     rowByPath.get(path).filter(r => r.getLong(sizeOrdinal) == size && r.getLong(mtimeOrdinal) == modificationTime)
 
   def fileCount: Int = rows.length
+
+  private val decoded = new java.util.concurrent.ConcurrentHashMap[String, DecodedCells]()
+
+  /** The memo of objects decoded from `column`'s cells, shared by every query on this version. */
+  def decodedCells(column: String): DecodedCells = decoded.computeIfAbsent(column, _ => new DecodedCells)
 }
 
 object LoadedMetadata {
