@@ -24,7 +24,7 @@ def candidates() -> list[tuple[str, Callable[[], Any], dict[str, Any]]]:
         ("MinMax(db_name), from footers", lambda: MinMax("db_name"), {}),
     ]
     optional = [
-        ("ValueList(db_name)", "ValueList", ("db_name",), {}),
+        ("ValueList(db_name, max_size=100000)", "ValueList", ("db_name", 100_000), {}),
         ("BloomFilter(db_name)", "BloomFilter", ("db_name",), {}),
         ("Hybrid(db_name)", "Hybrid", ("db_name",), {}),
         ("Prefix(db_name, 15)", "Prefix", ("db_name", 15), {}),
