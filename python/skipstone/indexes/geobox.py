@@ -78,16 +78,7 @@ class GeoBox(RuleIndex):
         return tuple(Rule(f"{call} {op} {{d}}", _any_box(near)) for call in calls for op in ("<", "<="))
 
     def _range_rules(self, column: str, axis: str) -> tuple[Rule, ...]:
-        lo, hi = f"b.{axis}_min", f"b.{axis}_max"
-        return (
-            Rule(f"{column} = {{v}}", _any_box(f"{lo} <= {{v}} AND {hi} >= {{v}}"),
-                 _any_box(f"NOT ({lo} = {{v}} AND {hi} = {{v}})")),
-            Rule(f"{column} < {{v}}", _any_box(f"{lo} < {{v}}"), _any_box(f"{hi} >= {{v}}")),
-            Rule(f"{column} <= {{v}}", _any_box(f"{lo} <= {{v}}"), _any_box(f"{hi} > {{v}}")),
-            Rule(f"{column} > {{v}}", _any_box(f"{hi} > {{v}}"), _any_box(f"{lo} <= {{v}}")),
-            Rule(f"{column} >= {{v}}", _any_box(f"{hi} >= {{v}}"), _any_box(f"{lo} < {{v}}")),
-            Rule(f"{column} IN ({{vs}})", _any_box(f"exists({{vs}}, v -> {lo} <= v AND v <= {hi})")),
-        )
+        return Rule.range(column, f"b.{axis}_min", f"b.{axis}_max", wrap=_any_box)
 
     def settings(self) -> dict[str, str]:
         return {"boxes": str(self.boxes), "contains": self.contains, "distance": self.distance}

@@ -43,19 +43,23 @@ class Rule:
     may_be_false: str | None = None
 
     @staticmethod
-    def range(expression: str, lo: str, hi: str) -> tuple[Rule, ...]:
+    def range(expression: str, lo: str, hi: str, wrap: Callable[[str], str] | None = None) -> tuple[Rule, ...]:
         """Rules for ``=``, ``<``, ``<=``, ``>``, ``>=`` and ``IN`` on ``expression``, given SQL
         for its smallest (``lo``) and largest (``hi``) value per file: a MinMax on anything.
 
         ``lo`` and ``hi`` must be NULL only for files with no non-NULL value of the
         expression (as Spark's ``min``/``max`` are): such files are skipped, since a
-        comparison with NULL is never TRUE nor FALSE.
+        comparison with NULL is never TRUE nor FALSE. ``wrap`` turns each range test into
+        the clause (default: a NULL test result counts as FALSE); GeoBox, say, asks whether
+        any of a file's boxes passes it.
 
         >>> [r.pattern for r in Rule.range("length({col})", "{shortest}", "{longest}")][:2]
         ['length({col}) = {v}', 'length({col}) < {v}']
         """
-        def known(clause: str) -> str:
+        def coalesced(clause: str) -> str:
             return f"coalesce({clause}, false)"
+
+        known = wrap or coalesced
 
         e = expression
         return (
