@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar, Mapping
 
 from skipstone.indexes.base import IndexType
 from skipstone.indexes.column_types import ORDERED_RANGE, positive, require
+from skipstone.indexes.minmax import min_max_nulls
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
@@ -49,15 +50,8 @@ class GapList(IndexType):
                 "a number, date or timestamp", dataset)
 
     def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
-        from pyspark.sql import functions as F
-
         c = columns[self.column]
-        return {
-            "min": F.min(c),
-            "max": F.max(c),
-            "nulls": F.count_if(c.isNull()).cast("long"),
-            "gaps": self._widest_gaps(c),
-        }
+        return {**min_max_nulls(c), "gaps": self._widest_gaps(c)}
 
     def _widest_gaps(self, c: Column) -> Column:
         from pyspark.sql import functions as F

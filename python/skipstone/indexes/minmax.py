@@ -47,14 +47,14 @@ class MinMax(IndexType):
             )
 
     def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
-        from pyspark.sql import functions as F
+        return min_max_nulls(columns[self.column])
 
-        c = columns[self.column]
-        return {
-            "min": F.min(c),
-            "max": F.max(c),
-            "nulls": F.count_if(c.isNull()).cast("long"),
-        }
+
+def min_max_nulls(c: Column) -> dict[str, Column]:
+    """The roles every range index starts from: smallest and largest value, NULL count."""
+    from pyspark.sql import functions as F
+
+    return {"min": F.min(c), "max": F.max(c), "nulls": F.count_if(c.isNull()).cast("long")}
 
 
 def _is_collated(data_type: DataType) -> bool:
