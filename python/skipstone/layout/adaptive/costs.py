@@ -12,6 +12,7 @@ sample counts by table / sample instead lets a node's sampling noise pose as ben
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -49,7 +50,6 @@ class _Side:
 class _Swaps:
     rows: np.ndarray  # the sample rows below the node
     per_sample_row: float  # the node's rows / its sample rows: the ratio estimate
-    meets: np.ndarray  # per window box: whether it meets the node
     near: QueryBoxes  # the window boxes that meet the node
     left: _Side
     right: _Side
@@ -94,23 +94,19 @@ class QueryBoxes:
         """Per box: whether it meets the region (low, high]."""
         return np.all((self.low < high) & (self.high > low), axis=1)
 
-    def separates(self, meets: np.ndarray, column: int, cut: float) -> bool:
-        """Whether some box meeting a region (`meets`) lies wholly on one side of the cut."""
-        one_side = (self.high[:, column] <= cut) | (self.low[:, column] >= cut)
-        return bool((meets & one_side).any())
-
 
 class CostModel:
     """Annotates nodes (cached by identity: nodes are immutable) and prices what-if subtrees."""
 
-    def __init__(self, tree: PartitionTree, window: QueryBoxes, current: QueryBoxes, sample: LayoutData) -> None:
+    def __init__(self, tree: PartitionTree, window: QueryBoxes, current: QueryBoxes, sample: LayoutData,
+                 cuts: Sequence[tuple[int, float]] = ()) -> None:
         self.window, self.current, self.values = window, current, sample.values
+        self.cuts = list(cuts)  # the current query's cuts (column, value), priced together
         self._info: dict[int, tuple[Node, NodeInfo]] = {}
         self._rows: dict[int, tuple[Node, np.ndarray]] = {}
-        self._whatif: dict[tuple[int, int, float], tuple[Node, np.ndarray | None, Node | None]] = {}
+        self._whatif: dict[int, tuple[Node, np.ndarray | None]] = {}
+        self._built: dict[tuple[int, int, float], tuple[Node, Node]] = {}
         self._swap_data: dict[int, tuple[Node, _Swaps]] = {}
-        self.cuts: list[tuple[int, float]] = []  # the current query's cuts, priced together
-        self.plans: dict[tuple[int, int, float], tuple[Node, object]] = {}  # the optimizer's memo
         self._prime(tree, sample)
 
     def info(self, node: Node, low: np.ndarray, high: np.ndarray) -> NodeInfo:
@@ -121,7 +117,7 @@ class CostModel:
         if cut is None:
             result = self._leaf_info(node, low[None, :], high[None, :])[0]  # type: ignore[arg-type]
         else:
-            left_high, right_low = _halves(cut, low, high)
+            left_high, right_low = halves(cut, low, high)
             a = self.info(cut.left, low, left_high)
             b = self.info(cut.right, right_low, high)
             result = NodeInfo(a.costs + b.costs, a.accessed or b.accessed, a.fully_accessed and b.fully_accessed,
@@ -140,44 +136,41 @@ class CostModel:
         self._rows[id(node)] = (node, rows)
         return rows
 
-    def separates(self, node: Split, low: np.ndarray, high: np.ndarray, column: int, cut: float) -> bool:
-        """Whether some window query box meeting the node lies wholly on one side of the cut."""
-        return self.window.separates(self._swaps(node, low, high).meets, column, cut)
+    def separating(self, node: Split, low: np.ndarray, high: np.ndarray, columns: np.ndarray, cuts: np.ndarray) -> np.ndarray:
+        """Per cut: whether some window query box meeting the node lies wholly on one side."""
+        near = self._swaps(node, low, high).near
+        one_side = (near.high[:, columns] <= cuts) | (near.low[:, columns] >= cuts)
+        return one_side.any(axis=0)
 
-    def swap_costs(self, node: Split, low: np.ndarray, high: np.ndarray, column: int, cut: float) -> np.ndarray | None:
-        """Per window query, the rows it would read below the node if the node's cut were
-        (column, cut) with the same shapes below and the node's rows re-routed through them;
-        None when no sample row lies below, as then nothing is known about where rows go.
-        The first ask at a node prices every cut of the query at once (the greedy asks for
-        each of them, round after round): one NumPy pass instead of a Python walk per cut."""
-        key = (id(node), column, cut)
-        if key not in self._whatif:
+    def swap_costs(self, node: Split, low: np.ndarray, high: np.ndarray) -> np.ndarray | None:
+        """(cuts, window queries): the rows each window query would read below the node if its
+        cut were each of the query's cuts (`cuts`), with the same shapes below and the node's
+        rows re-routed through them; None when no sample row lies below, as then nothing is
+        known about where rows go. One NumPy pass prices every cut of the query."""
+        cached = self._whatif.get(id(node))
+        if cached is None:
             swaps = self._swaps(node, low, high)
-            cuts = self.cuts if (column, cut) in self.cuts else [(column, cut)]
-            costs: np.ndarray | list[None] = [None] * len(cuts)
+            costs = None
             if len(swaps.rows):
-                columns = np.array([c for c, _ in cuts], dtype=np.intp)
-                values = np.array([v for _, v in cuts], dtype=np.float64)
+                columns = np.array([c for c, _ in self.cuts], dtype=np.intp)
+                values = np.array([v for _, v in self.cuts], dtype=np.float64)
                 goes_left = self.values[swaps.rows[:, None], columns[None, :]] <= values[None, :]
-                costs = (self._side_costs(swaps.left, swaps.near, columns, values, goes_left, True)
-                         + self._side_costs(swaps.right, swaps.near, columns, values, ~goes_left, False)) * swaps.per_sample_row
-                costs = list(costs.T)
-            for (c, v), priced in zip(cuts, costs):
-                self._whatif.setdefault((id(node), c, v), (node, priced, None))
-        return self._whatif[key][1]
+                costs = ((self._side_costs(swaps.left, swaps.near, columns, values, goes_left, True)
+                          + self._side_costs(swaps.right, swaps.near, columns, values, ~goes_left, False)) * swaps.per_sample_row).T
+            cached = (node, costs)
+            self._whatif[id(node)] = cached
+        return cached[1]
 
     def swapped(self, node: Split, low: np.ndarray, high: np.ndarray, column: int, cut: float) -> Node:
         """The what-if subtree that `swap_costs` priced, its new leaves' sample rows recorded."""
         key = (id(node), column, cut)
-        kept, costs, built = self._whatif[key]
-        if built is None:
+        if key not in self._built:
             swaps = self._swaps(node, low, high)
             goes_left = self.values[swaps.rows, column] <= cut
-            halves = [self._fill(side.shape, swaps.rows[mask], side.position[mask], swaps.per_sample_row)
-                      for side, mask in ((swaps.left, goes_left), (swaps.right, ~goes_left))]
-            built = Split(column, cut, halves[0], halves[1])
-            self._whatif[key] = (kept, costs, built)
-        return built
+            sides = [self._fill(side.shape, swaps.rows[mask], side.position[mask], swaps.per_sample_row)
+                     for side, mask in ((swaps.left, goes_left), (swaps.right, ~goes_left))]
+            self._built[key] = (node, Split(column, cut, sides[0], sides[1]))
+        return self._built[key][1]
 
     def _swaps(self, node: Split, low: np.ndarray, high: np.ndarray) -> _Swaps:
         """What every swap at this node shares, whatever the new cut: computed once per node."""
@@ -185,10 +178,9 @@ class CostModel:
         if cached is None:
             rows = self.rows_under(node)
             per_sample_row = self.info(node, low, high).rows / max(len(rows), 1)
-            meets = self.window.meeting(low, high)
-            near = self.window.subset(meets)
+            near = self.window.subset(self.window.meeting(low, high))
             left, right = (self._side(child, low, high, rows, near) for child in (node.left, node.right))
-            cached = (node, _Swaps(rows, per_sample_row, meets, near, left, right))
+            cached = (node, _Swaps(rows, per_sample_row, near, left, right))
             self._swap_data[id(node)] = cached
         return cached[1]
 
@@ -293,12 +285,12 @@ def _collect(node: Node, low: np.ndarray, high: np.ndarray, out: list) -> None:
     if cut is None:
         out.append((node, low, high))
         return
-    left_high, right_low = _halves(cut, low, high)
+    left_high, right_low = halves(cut, low, high)
     _collect(cut.left, low, left_high, out)
     _collect(cut.right, right_low, high, out)
 
 
-def _halves(node: Split, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def halves(node: Split, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     left_high, right_low = high.copy(), low.copy()
     left_high[node.column] = min(high[node.column], node.cut)
     right_low[node.column] = max(low[node.column], node.cut)
