@@ -60,12 +60,19 @@ object MetadataCache extends Logging {
   private def load(session: SparkSession, dir: Path, version: Long): LoadedMetadata = {
     val versionDir = MetadataStore.versionDir(dir, version)
     val definition = MetadataStore.readDefinition(session, versionDir)
-    val table = session.read.parquet(MetadataStore.tableDir(versionDir).toString)
-      .asInstanceOf[ClassicDataset[_]]
-    // toRdd, not collect(): no SQL execution is registered, so loading metadata inside another
-    // query's planning neither nests executions nor shows up as "the last query" in stats.
-    val rows = table.queryExecution.toRdd.map(_.copy()).collect()
+    val tableDir = MetadataStore.tableDir(versionDir)
+    val direct = try MetadataReader.read(session, tableDir) catch {
+      case NonFatal(e) =>
+        logDebug(s"Skipstone: reading $tableDir on the driver failed; using a Spark job", e)
+        None
+    }
+    val (schema, rows) = direct.getOrElse {
+      val table = session.read.parquet(tableDir.toString).asInstanceOf[ClassicDataset[_]]
+      // toRdd, not collect(): no SQL execution is registered, so loading metadata inside
+      // another query's planning neither nests executions nor counts as "the last query".
+      (table.schema, table.queryExecution.toRdd.map(_.copy()).collect())
+    }
     logInfo(s"Loaded Skipstone metadata version $version of ${definition.datasetRoot}: ${rows.length} files")
-    LoadedMetadata(version, definition, table.schema, rows)
+    LoadedMetadata(version, definition, schema, rows)
   }
 }
