@@ -36,10 +36,24 @@ case class LoadedMetadata(
 
   def fileCount: Int = rows.length
 
-  private val decoded = new java.util.concurrent.ConcurrentHashMap[String, DecodedCells]()
+  private val derivedObjects = new java.util.concurrent.ConcurrentHashMap[Any, AnyRef]()
+
+  /**
+   * Work that depends only on this version (and `key`) done once for every query that uses
+   * it: compiled index translators, decoded cells. Lives as long as the version is cached.
+   */
+  def derived[T <: AnyRef](key: Any)(make: => T): T = {
+    // get-then-putIfAbsent rather than computeIfAbsent: `make` may itself derive other objects
+    val found = derivedObjects.get(key)
+    if (found != null) found.asInstanceOf[T]
+    else {
+      val made = make
+      Option(derivedObjects.putIfAbsent(key, made)).getOrElse(made).asInstanceOf[T]
+    }
+  }
 
   /** The memo of objects decoded from `column`'s cells, shared by every query on this version. */
-  def decodedCells(column: String): DecodedCells = decoded.computeIfAbsent(column, _ => new DecodedCells)
+  def decodedCells(column: String): DecodedCells = derived(("decoded", column))(new DecodedCells)
 }
 
 object LoadedMetadata {

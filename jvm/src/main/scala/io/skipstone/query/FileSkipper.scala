@@ -3,6 +3,7 @@ package io.skipstone.query
 import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.expressions.{BasePredicate, BindReferences, Coalesce, Expression, IsNotNull, Literal, Predicate}
@@ -31,7 +32,11 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Res
         s"${ix.columnTypes.map(_.simpleString).mkString(", ")}, which this query reads differently; ignored")
       None
     } else {
-      val t = LeafTranslator.forIndex(ix, metadata, resolver)
+      // Compiling a translator (rule-based ones parse their SQL) once per version and session,
+      // not once per query; the session matters as rules resolve against its functions.
+      val t = metadata.derived(("translator", ix, resolver, SparkSession.active)) {
+        LeafTranslator.forIndex(ix, metadata, resolver)
+      }
       if (t.isEmpty) logWarning(s"Skipstone: index kind '${ix.kind}' of $root is unknown to this version; ignored")
       t
     }
