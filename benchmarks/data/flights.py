@@ -5,7 +5,6 @@ import os
 import shutil
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 

@@ -13,7 +13,7 @@ from typing import Any
 import skipstone
 from benchmarks import factors as F
 from benchmarks.data import weblog
-from benchmarks.harness import PLAIN, Setting, WARM, measure
+from benchmarks.harness import PLAIN, Setting, measure
 from benchmarks.report import Section, table
 from skipstone import Skipstone
 

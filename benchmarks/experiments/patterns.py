@@ -27,7 +27,7 @@ def workload(values: list[str], kind: str, n: int, seed: int) -> list[str]:
     return out
 
 
-def indicators(spark: Any, relation: str, column: str, patterns: list[str]) -> tuple[F.Factors | None, float]:
+def indicators(spark: Any, relation: str, column: str, patterns: list[str]) -> F.Factors | None:
     all_rows = F.rows_per_file(spark, relation)
     per_query = []
     for p in patterns:
@@ -36,7 +36,7 @@ def indicators(spark: Any, relation: str, column: str, patterns: list[str]) -> t
         stats = skipstone.last_query_stats(spark)
         per_query.append(F.factors(F.relevant_rows_per_file(spark, relation, predicate), all_rows,
                                    sum(d.rows_skipped for d in stats.per_dataset)))
-    return F.workload(per_query), 0.0
+    return F.workload(per_query)
 
 
 def run(spark: Any, data_dir: str, quick: bool) -> list[Section]:
@@ -56,7 +56,7 @@ def run(spark: Any, data_dir: str, quick: bool) -> list[Section]:
         cases += [(f"Prefix(db_name, {k})", skipstone.Prefix("db_name", k), "db_name", "prefix") for k in (5, 10, 20)]
     for label, index, column, kind in cases:
         ds.build(index)
-        f, _ = indicators(spark, relation, column, workload(sample[column], kind, n, seed=len(label)))
+        f = indicators(spark, relation, column, workload(sample[column], kind, n, seed=len(label)))
         if f:
             rows.append([label, n, f.selectivity, f.layout, f.metadata, f.scanning])
             data.append({"index": label, "queries": n, **f.__dict__})

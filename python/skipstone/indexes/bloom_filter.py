@@ -4,9 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Mapping
 
-from skipstone.errors import SkipstoneError
 from skipstone.indexes.base import IndexType
-from skipstone.indexes.column_types import HASHABLE, positive, require
+from skipstone.indexes.column_types import HASHABLE, positive, probability, require
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
@@ -37,8 +36,7 @@ class BloomFilter(IndexType):
     roles: ClassVar[tuple[str, ...]] = ("bloom", "nulls")
 
     def __post_init__(self) -> None:
-        if not 0 < self.fpp < 1:
-            raise SkipstoneError(f"BloomFilter: fpp must be between 0 and 1, got {self.fpp!r}")
+        probability("BloomFilter", "fpp", self.fpp)
         positive("BloomFilter", "expected_items", self.expected_items)
 
     @property

@@ -39,6 +39,12 @@ def require(kind: str, column: str, data_type: DataType, allowed: tuple[str, ...
         )
 
 
+def probability(kind: str, name: str, value: float) -> None:
+    """Raise SkipstoneError unless a rate setting (a false-positive probability) is in (0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise SkipstoneError(f"{kind}: {name} must be between 0 and 1, got {value!r}")
+
+
 def positive(kind: str, name: str, value: float) -> None:
     """Raise SkipstoneError unless a size setting is a positive number."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:

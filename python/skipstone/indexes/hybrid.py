@@ -4,9 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Mapping
 
-from skipstone.errors import SkipstoneError
 from skipstone.indexes.base import IndexType
-from skipstone.indexes.column_types import HASHABLE, positive, require
+from skipstone.indexes.column_types import HASHABLE, positive, probability, require
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
@@ -37,8 +36,7 @@ class Hybrid(IndexType):
 
     def __post_init__(self) -> None:
         positive("Hybrid", "threshold", self.threshold)
-        if not 0 < self.fpp < 1:
-            raise SkipstoneError(f"Hybrid: fpp must be between 0 and 1, got {self.fpp!r}")
+        probability("Hybrid", "fpp", self.fpp)
 
     @property
     def columns(self) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ widest empty gap (along either axis) until there are ``k`` boxes leaves that spa
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np

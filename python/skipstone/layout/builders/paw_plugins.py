@@ -25,7 +25,7 @@ import numpy as np
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
-from skipstone.layout.tree import Leaf, PartitionTree
+from skipstone.layout.tree import PartitionTree
 
 
 def with_precise_descriptors(tree: PartitionTree, data: LayoutData, mbrs_per_block: int = 3) -> PartitionTree:
