@@ -91,3 +91,36 @@ def test_newer_metadata_format_is_ignored_with_all_files_read(spark, table):
         f.write(text)
     rows, stats = run_both_ways(spark, query(table, "k = 250"))
     assert rows == [(250,)] and stats.files_skipped == 0
+
+
+def test_rewrite_that_restores_size_and_mtime_is_read(spark, table):
+    # `cp -p` / `rsync -t`: same size, same modification time, other bytes (k shifted by 7000,
+    # which keeps every value's width and so the file's size).
+    path = os.path.join(table, "part-00003.parquet")
+    before = os.stat(path)
+    write_file(table, 3, shifted(3, 7000))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    rows, stats = run_both_ways(spark, query(table, "k = 7350"))
+    assert rows == [(7350,)]
+    assert stats.per_dataset[0].files_unindexed == 1
+
+
+def test_dataframe_whose_listing_predates_an_in_place_rewrite_is_answered_right(spark, table):
+    df = spark.read.parquet(table)  # lists the files now, and keeps that listing
+    df.where("k = 1").collect()
+    write_file(table, 3, shifted(3, 7000))
+    spark.conf.set("spark.skipstone.enabled", "false")
+    expected = sorted(df.where("k = 7350").collect())
+    spark.conf.set("spark.skipstone.enabled", "true")
+    assert sorted(df.where("k = 7350").collect()) == expected
+
+
+def test_files_without_rows_are_skipped_whatever_the_query(spark, tmp_path):
+    root = write_clustered(str(tmp_path / "with-empty"), files=3)
+    write_file(root, 3, clustered_table(0).slice(0, 0))
+    Skipstone.for_path(spark, root).build(MinMax("k"), use_footers=False)
+    rows, stats = run_both_ways(spark, query(root, "s LIKE '%-001'"))
+    assert len(rows) == 3
+    assert stats.files_skipped == 1

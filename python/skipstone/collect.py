@@ -1,45 +1,21 @@
 """Collecting per-file metadata: one Spark job for all indexes of a build."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
-from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame
-    from pyspark.sql.types import DataType, StructType
 
-BASE_COLUMNS = ("path", "size", "mtime", "num_rows")
+    from skipstone.columns import ResolvedColumn
+
+BASE_COLUMNS = ("path", "size", "mtime", "fingerprint", "num_rows")
 
 
 def metadata_column(position: int, index: IndexType, role: str) -> str:
     """Name of a role's column in the metadata table; the position keeps names unique."""
     return f"{index.kind}_{position}_{role}"
-
-
-def resolve_columns(schema: StructType, names: Sequence[str], dataset: str) -> dict[str, DataType]:
-    """Types of the (possibly nested, dotted) columns, or an error naming the missing one."""
-    from pyspark.sql.types import StructType as Struct
-
-    types: dict[str, DataType] = {}
-    for name in names:
-        fields, data_type = schema, None
-        for part in name.split("."):
-            match = [f for f in fields.fields if f.name.lower() == part.lower()] if isinstance(fields, Struct) else []
-            if not match:
-                available = ", ".join(schema.fieldNames())
-                raise SkipstoneError(f"column '{name}' does not exist in dataset {dataset} (columns: {available})")
-            data_type = match[0].dataType
-            fields = data_type
-        types[name] = data_type  # type: ignore[assignment]
-    return types
-
-
-def column_expression(name: str) -> Column:
-    from pyspark.sql import functions as F
-
-    return F.col(".".join(f"`{part}`" for part in name.split(".")))
 
 
 def canonical_path(path: Column) -> Column:
@@ -49,23 +25,24 @@ def canonical_path(path: Column) -> Column:
     return F.regexp_replace(path, r"^([A-Za-z][A-Za-z0-9+.\-]*):///", "$1:/")
 
 
-def collect(data: DataFrame, indexes: Sequence[IndexType]) -> DataFrame:
-    """One row per data file: path, size, mtime, num_rows and every index's roles."""
+def collect(data: DataFrame, files: DataFrame, indexes: Sequence[IndexType],
+            columns: Mapping[str, ResolvedColumn]) -> DataFrame:
+    """One row per file of ``files`` (the listing ``data`` scans): its identity, num_rows and
+    every index's roles.
+
+    A listed file that yields no row has ``num_rows`` 0 and NULL roles: queries skip it.
+    """
     from pyspark.sql import functions as F
 
-    names = sorted({c for ix in indexes for c in ix.columns})
-    columns = {n: column_expression(n) for n in names}
+    expressions = {name: column.expression() for name, column in columns.items()}
     aggregates = [F.count(F.lit(1)).alias("num_rows")]
     for position, index in enumerate(indexes):
-        for role, expression in index.aggregates(columns).items():
+        for role, expression in index.aggregates(expressions).items():
             aggregates.append(expression.alias(metadata_column(position, index, role)))
-    file = F.col("_metadata")
-    summary = data.groupBy(
-        canonical_path(file.file_path).alias("path"),
-        file.file_size.alias("size"),
-        F.unix_millis(file.file_modification_time).alias("mtime"),
-    ).agg(*aggregates)
+    summary = data.groupBy(canonical_path(F.col("_metadata.file_path")).alias("path")).agg(*aggregates)
     from skipstone.per_file import collect_per_file
 
-    computed = collect_per_file(data, indexes)
-    return summary if computed is None else summary.join(computed, "path", "left")
+    computed = collect_per_file(data, indexes, expressions)
+    per_file = summary if computed is None else summary.join(computed, "path", "left")
+    return (files.join(per_file, "path", "left")
+            .withColumn("num_rows", F.coalesce(F.col("num_rows"), F.lit(0).cast("long"))))

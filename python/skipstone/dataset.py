@@ -4,16 +4,21 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Mapping
 
-from skipstone.collect import collect, metadata_column, resolve_columns
+from skipstone.collect import collect, metadata_column
+from skipstone.columns import ResolvedColumn, resolve
 from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType, MinMax
 from skipstone.session import java_call, jvm_entry
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
-    from pyspark.sql.types import DataType
+    from pyspark.sql.types import StructType
 
 FORMAT_VERSION = 1
+
+
+#: Reader options that say where files are, not how to read them; re-reads pass paths themselves.
+_LOCATION_OPTIONS = {"path", "paths", "basepath"}
 
 
 class Skipstone:
@@ -27,33 +32,66 @@ class Skipstone:
     """
 
     def __init__(self, spark: SparkSession, root: str, data_format: str,
-                 options: Mapping[str, str] | None = None, table: str | None = None) -> None:
+                 options: Mapping[str, str] | None = None, table: str | None = None,
+                 schema: StructType | None = None) -> None:
         self._spark = spark
         self._jvm = jvm_entry(spark)
         self._jsession = spark._jsparkSession
         self.root = root
         self.format = data_format
-        self.options = dict(options or {})
+        self.options = {k: v for k, v in dict(options or {}).items() if k.lower() not in _LOCATION_OPTIONS}
         self.table = table
+        self._schema = schema
 
     @classmethod
     def for_path(cls, spark: SparkSession, path: str, format: str = "parquet",
                  options: Mapping[str, str] | None = None) -> Skipstone:
         """The dataset stored under ``path`` (a directory of files, possibly Hive-partitioned).
 
+        Queries skip with the index when they read the files the same way (format and reader
+        options); ``Skipstone.for_dataframe`` takes these from the DataFrame you query.
+
         >>> ds = Skipstone.for_path(spark, "/data/weather")          # doctest: +SKIP
         >>> ds = Skipstone.for_path(spark, "/data/logs", format="json")  # doctest: +SKIP
         """
         entry = jvm_entry(spark)
         root = java_call(entry.qualify, spark._jsparkSession, path)
+        found = list(java_call(entry.sniffFormat, spark._jsparkSession, root))
+        if found and format.lower() in ("parquet", "orc") and found[0] != format.lower():
+            raise SkipstoneError(
+                f"dataset {root} holds {found[0]} files (e.g. {found[1]}), not {format}: pass "
+                f"format= and options= as you read it, or use Skipstone.for_dataframe(df) on the "
+                "DataFrame you query")
         return cls(spark, root, format, options)
 
     @classmethod
     def for_table(cls, spark: SparkSession, name: str) -> Skipstone:
         """A catalog table backed by files, e.g. ``Skipstone.for_table(spark, "db.weather")``."""
+        jvm_entry(spark)
+        return cls._from_source(spark, spark.table(name), table=name)
+
+    @classmethod
+    def for_dataframe(cls, df: DataFrame) -> Skipstone:
+        """The dataset a DataFrame reads, with its format, reader options and schema.
+
+        The index then means exactly what the DataFrame's reads mean (a CSV's separator,
+        header and null marker, a JSON time zone, a user schema), and queries that read the
+        files the same way skip with it.
+
+        >>> df = spark.read.option("header", True).csv("/data/trips")   # doctest: +SKIP
+        >>> Skipstone.for_dataframe(df).build(MinMax("fare"))           # doctest: +SKIP
+        """
+        jvm_entry(df.sparkSession)
+        return cls._from_source(df.sparkSession, df)
+
+    @classmethod
+    def _from_source(cls, spark: SparkSession, df: DataFrame, table: str | None = None) -> Skipstone:
+        from pyspark.sql.types import StructType
+
         entry = jvm_entry(spark)
-        location, provider = java_call(entry.tableLocation, spark._jsparkSession, name)
-        return cls(spark, location, provider, table=name)
+        source = json.loads(java_call(entry.describeSource, df._jdf))
+        schema = StructType.fromJson(source["schema"])
+        return cls(spark, source["root"], source["format"], source["options"], table or source.get("table"), schema)
 
     def __repr__(self) -> str:
         return f"Skipstone({self.table or self.root})"
@@ -75,13 +113,17 @@ class Skipstone:
 
         >>> Skipstone.for_path(spark, "/data/weather").build(MinMax("temp"), MinMax("ts"))  # doctest: +SKIP
         """
-        types = self._check(indexes)
-        files = self._listed_files()
-        self._publish(indexes, types, self._collect(indexes, types, files, None, use_footers))
+        data = self._read()
+        columns = self._check(indexes, data)
+        files = self._source_files(data)
+        self._publish(indexes, columns, data, self._collect(indexes, columns, data, files, use_footers))
         return self
 
     def refresh(self) -> Skipstone:
         """Index new and changed files, forget deleted ones; unchanged files are not read.
+
+        New files are read exactly as the build read the others (format, reader options,
+        schema), whichever handle calls ``refresh``.
 
         >>> Skipstone.for_path(spark, "/data/weather").refresh()   # doctest: +SKIP
         """
@@ -89,21 +131,29 @@ class Skipstone:
         if current is None:
             raise SkipstoneError(f"dataset {self._name} has no Skipstone index to refresh; call build() first")
         _, table_dir, definition = current
+        built = self._as_built(definition)
         indexes = tuple(
             IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in definition["indexes"]
         )
-        types = self._check(indexes)
+        data = built._read()
+        columns = built._check(indexes, data)
         old = self._spark.read.parquet(table_dir)
-        listed = self._listed_files()
-        key = ["path", "size", "mtime"]
-        unchanged = old.join(listed, key, "left_semi")
-        todo = listed.join(old, key, "left_anti")
+        listed = built._source_files(data)
+        todo = listed
+        metadata = None
+        if "fingerprint" in old.columns:
+            same = ((old.path == listed.path) & (old.size == listed.size) & (old.mtime == listed.mtime)
+                    & old.fingerprint.eqNullSafe(listed.fingerprint))
+            metadata = old.join(listed, same, "left_semi")
+            todo = listed.join(old, same, "left_anti")
         todo_paths = [r.path for r in todo.select("path").collect()]
-        metadata = unchanged
         if todo_paths:
-            fresh = self._collect(indexes, types, todo, todo_paths, True)
-            metadata = unchanged.unionByName(fresh.select(*old.columns))
-        self._publish(indexes, types, metadata)
+            subset = built._read(todo_paths)
+            fresh = built._collect(indexes, columns, subset, built._source_files(subset), True)
+            metadata = fresh if metadata is None else metadata.unionByName(fresh.select(*metadata.columns))
+        if metadata is None:
+            metadata = built._collect(indexes, columns, data, listed, True).limit(0)
+        built._publish(indexes, columns, data, metadata)
         return self
 
     def drop(self) -> bool:
@@ -130,37 +180,50 @@ class Skipstone:
 
     # -- internals -------------------------------------------------------------------------
 
+    def _as_built(self, definition: Mapping[str, Any]) -> Skipstone:
+        """A handle that reads the files the way the current version was built."""
+        from pyspark.sql.types import StructType
+
+        read = definition.get("read")
+        if read is None:  # metadata from before reads were recorded
+            return self
+        schema = StructType.fromJson(read["schema"]) if read.get("schema") else None
+        return Skipstone(self._spark, self.root, read["format"], read.get("options"), read.get("table"), schema)
+
     def _read(self, files: list[str] | None = None) -> DataFrame:
         if self.table is not None and files is None:
             return self._spark.table(self.table)
         reader = self._spark.read.format(self.format).options(**self.options)
+        if self._schema is not None:
+            reader = reader.schema(self._schema)
         if files is None:
             return reader.load(self.root)
         full = self._read()
         # basePath keeps Hive-style partition columns when reading a subset of the files.
         return reader.schema(full.schema).option("basePath", self.root).load(files)
 
-    def _listed_files(self) -> DataFrame:
+    def _source_files(self, data: DataFrame) -> DataFrame:
+        """The files ``data`` scans, as its own file index lists them, with their identity."""
         from pyspark.sql import DataFrame
 
-        return DataFrame(java_call(self._jvm.listDataFiles, self._jsession, self.root), self._spark)
+        return DataFrame(java_call(self._jvm.sourceFiles, data._jdf), self._spark)
 
-    def _collect(self, indexes: tuple[IndexType, ...], types: Mapping[str, DataType], files: DataFrame,
-                 paths: list[str] | None, use_footers: bool) -> DataFrame:
-        """Metadata rows for ``files`` (all files when ``paths`` is None): footers or one scan."""
+    def _collect(self, indexes: tuple[IndexType, ...], columns: Mapping[str, ResolvedColumn], data: DataFrame,
+                 files: DataFrame, use_footers: bool) -> DataFrame:
+        """Metadata rows for ``files``, the listing of ``data``: from footers or one scan."""
         from pyspark.sql import DataFrame
 
         if use_footers and self.format == "parquet" and all(isinstance(ix, MinMax) for ix in indexes):
-            targets = [{"path": ix.column, "type": types[ix.column].jsonValue(),
+            targets = [{"path": list(columns[ix.column].parts), "type": columns[ix.column].data_type.jsonValue(),
                         **{role: metadata_column(i, ix, role) for role in ix.roles}}
                        for i, ix in enumerate(indexes) if isinstance(ix, MinMax)]
             jdf = java_call(self._jvm.footerMinMax, self._jsession, self.root, files._jdf, json.dumps(targets))
             if jdf is not None:
                 return DataFrame(jdf, self._spark)
-        return collect(self._read(paths), indexes)
+        return collect(data, files, indexes, columns)
 
-    def _check(self, indexes: tuple[IndexType, ...]) -> dict[str, DataType]:
-        """Validate the request against the dataset's schema; the indexed columns' types."""
+    def _check(self, indexes: tuple[IndexType, ...], data: DataFrame) -> dict[str, ResolvedColumn]:
+        """Validate the request against the dataset's schema; the indexed columns, resolved."""
         if not indexes:
             raise SkipstoneError(f"build() of {self._name} needs at least one index, e.g. MinMax('col')")
         seen = set()
@@ -170,23 +233,32 @@ class Skipstone:
             if ix in seen:
                 raise SkipstoneError(f"{ix.describe()} is requested twice for {self._name}")
             seen.add(ix)
-        schema = self._read().schema
+        schema = data.schema
         if "_metadata" in schema.fieldNames():
             raise SkipstoneError(f"dataset {self._name} has a column named _metadata, which hides "
                                  "Spark's file metadata Skipstone needs; rename it")
-        types = resolve_columns(schema, [c for ix in indexes for c in ix.columns], self._name)
+        case_sensitive = self._spark.conf.get("spark.sql.caseSensitive", "false").lower() == "true"
+        columns = {c: resolve(c, schema, case_sensitive, self._name) for ix in indexes for c in ix.columns}
         for ix in indexes:
-            ix.check_types(types, self._name)
-        return types
+            ix.check_types({name: column.data_type for name, column in columns.items()}, self._name)
+        return columns
 
-    def _publish(self, indexes: tuple[IndexType, ...], types: Mapping[str, DataType], metadata: DataFrame) -> int:
+    def _publish(self, indexes: tuple[IndexType, ...], columns: Mapping[str, ResolvedColumn], data: DataFrame,
+                 metadata: DataFrame) -> int:
+        source = json.loads(java_call(self._jvm.describeSource, data._jdf))
         definition = {
             "formatVersion": FORMAT_VERSION,
             "datasetRoot": self.root,
-            "format": self.format,
+            "format": source["format"],
+            # How the build read the files: queries must read them the same way ("reader"),
+            # and refresh() reads new files with the same settings ("read").
+            "reader": source["reader"],
+            "read": {"format": self.format, "options": self.options, "table": self.table,
+                     "schema": data.schema.jsonValue()},
             "indexes": [
                 {"kind": ix.kind, "name": ix.describe(), "columns": list(ix.columns), "params": ix.params(),
-                 "columnTypes": [types[c].jsonValue() for c in ix.columns],
+                 "columnPaths": [list(columns[c].parts) for c in ix.columns],
+                 "columnTypes": [columns[c].data_type.jsonValue() for c in ix.columns],
                  "metadataColumns": {role: metadata_column(i, ix, role) for role in ix.roles}}
                 for i, ix in enumerate(indexes)
             ],

@@ -7,22 +7,23 @@ and happens only for builds that have such roles.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from skipstone.errors import SkipstoneError
 
 if TYPE_CHECKING:
     import pandas as pd
-    from pyspark.sql import DataFrame
+    from pyspark.sql import Column, DataFrame
 
     from skipstone.indexes import IndexType
 
 
-def collect_per_file(data: DataFrame, indexes: Sequence[IndexType]) -> DataFrame | None:
+def collect_per_file(data: DataFrame, indexes: Sequence[IndexType],
+                     columns: Mapping[str, Column]) -> DataFrame | None:
     """One row per file: ``path`` and every Python-computed role, or None if there are none."""
     from pyspark.sql import functions as F
 
-    from skipstone.collect import canonical_path, column_expression, metadata_column
+    from skipstone.collect import canonical_path, metadata_column
 
     jobs = [(metadata_column(pos, ix, name), ix, role)
             for pos, ix in enumerate(indexes) for name, role in ix.per_file().items()]
@@ -31,7 +32,7 @@ def collect_per_file(data: DataFrame, indexes: Sequence[IndexType]) -> DataFrame
     names = sorted({c for _, ix, _ in jobs for c in ix.columns})
     alias = {n: f"c{i}" for i, n in enumerate(names)}
     selected = data.select(canonical_path(F.col("_metadata.file_path")).alias("path"),
-                           *[column_expression(n).alias(alias[n]) for n in names])
+                           *[columns[n].alias(alias[n]) for n in names])
     schema = ", ".join(["path string"] + [f"`{column}` {role.type}" for column, _, role in jobs])
 
     def summarize(rows: pd.DataFrame) -> pd.DataFrame:

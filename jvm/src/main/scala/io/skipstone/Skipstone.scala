@@ -10,7 +10,8 @@ import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
 import io.skipstone.clauses.rules.RuleCompiler
-import io.skipstone.indexing.{FooterMinMax, FooterValues}
+import io.skipstone.clauses.ColumnPath
+import io.skipstone.indexing.{FooterMinMax, FooterValues, FormatSniffer, SourceRelation}
 import io.skipstone.metadata.{FilePaths, MetadataCache, MetadataStore}
 import io.skipstone.query.{ListingStats, QueryStatsListener, SkippingRule}
 
@@ -84,31 +85,46 @@ object Skipstone {
     dropped
   }
 
-  /** The dataset's data files as Spark lists them (hidden and `_skipstone` entries excluded). */
-  def listDataFiles(session: SparkSession, datasetRoot: String): org.apache.spark.sql.DataFrame = {
-    val index = new InMemoryFileIndex(session, Seq(new org.apache.hadoop.fs.Path(datasetRoot)), Map.empty, None)
-    val rows = index.allFiles().map(f => Row(FilePaths.canonical(f.getPath.toUri), f.getLen, f.getModificationTime))
-    val schema = StructType(Seq(StructField("path", StringType), StructField("size", LongType),
-      StructField("mtime", LongType)))
-    session.createDataFrame(rows.asJava, schema)
+  /**
+   * What a DataFrame reads, as JSON: `root`, `format`, `table` (or null), `reader` (the
+   * [[io.skipstone.metadata.ReaderSpec]] metadata built from it is valid for), `options`
+   * (every reader option) and `schema` (the relation's), to read new files the same way on refresh.
+   */
+  def describeSource(df: org.apache.spark.sql.DataFrame): String = {
+    val source = SourceRelation.of(df)
+    val session = df.sparkSession.asInstanceOf[SparkSession]
+    JsonMethods.compact(JsonMethods.render(
+      ("root" -> source.root) ~ ("format" -> source.reader(session).format) ~
+        ("table" -> source.table.map(_.identifier.unquotedString)) ~
+        ("reader" -> source.reader(session).toJson) ~ ("options" -> source.relation.options) ~
+        ("schema" -> JsonMethods.parse(source.relation.schema.json))))
   }
 
+  /** (format, example file) of the data under `root`, judged from a file's first bytes; empty if none. */
+  def sniffFormat(session: SparkSession, root: String): java.util.List[String] =
+    FormatSniffer.sniff(root, session.sessionState.newHadoopConf()).toSeq.flatMap { case (f, file) => Seq(f, file) }.asJava
+
+  /** The data files a DataFrame reads: path, size, mtime, fingerprint (see FileIdentity). */
+  def sourceFiles(df: org.apache.spark.sql.DataFrame): org.apache.spark.sql.DataFrame =
+    SourceRelation.of(df).files(df.sparkSession.asInstanceOf[SparkSession])
+
   /**
-   * MinMax metadata of `files` (path, size, mtime) read from Parquet footers, or null when some
+   * MinMax metadata of `files` (path, size, mtime, fingerprint) read from Parquet footers, or null when some
    * target cannot come from footers (a partition column, a floating or unsupported type): the
-   * caller then scans. `targetsJson`: [{"path", "type" (DataType JSON), "min", "max", "nulls"}].
+   * caller then scans. `targetsJson`: [{"path" (list of field names), "type" (DataType JSON),
+   * "min", "max", "nulls"}].
    */
   def footerMinMax(session: SparkSession, datasetRoot: String, files: org.apache.spark.sql.DataFrame,
                    targetsJson: String): org.apache.spark.sql.DataFrame = {
     implicit val formats: org.json4s.Formats = org.json4s.DefaultFormats
     val targets = JsonMethods.parse(targetsJson).children.map { t =>
-      FooterMinMax.Target((t \ "path").extract[String], DataType.fromJson(JsonMethods.compact(t \ "type")),
+      FooterMinMax.Target(ColumnPath((t \ "path").extract[Seq[String]]), DataType.fromJson(JsonMethods.compact(t \ "type")),
         (t \ "min").extract[String], (t \ "max").extract[String], (t \ "nulls").extract[String])
     }
     val partitionColumns = new InMemoryFileIndex(session, Seq(new org.apache.hadoop.fs.Path(datasetRoot)),
       Map.empty, None).partitionSchema.fieldNames.map(_.toLowerCase).toSet
     val usable = targets.forall { t =>
-      FooterValues.supported(t.dataType) && !partitionColumns.contains(t.path.split('.').head.toLowerCase)
+      FooterValues.supported(t.dataType) && !partitionColumns.contains(t.path.parts.head.toLowerCase)
     }
     if (usable) FooterMinMax.collect(session, files, targets) else null
   }

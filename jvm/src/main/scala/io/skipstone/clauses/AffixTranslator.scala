@@ -39,14 +39,14 @@ object Side {
 case class AffixTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver, side: Side)
   extends LeafTranslator {
 
-  private val column = index.columns.head
+  private val column = index.paths.head
   private val length = index.params("length").toInt
   private val affixes = metadata.attribute(index.metadataColumns("affixes"))
   private val nulls = NullCounts.of(index, metadata)
 
   private object Col {
     def unapply(e: Expression): Boolean =
-      e.dataType == StringType && ColumnRef.plainPath(e).exists(resolver(_, column))
+      e.dataType == StringType && ColumnPath.isColumn(e, column, resolver)
   }
   private object Str {
     def unapply(e: Expression): Option[UTF8String] = Leaves.constant(e).map(_.value).collect { case s: UTF8String => s }

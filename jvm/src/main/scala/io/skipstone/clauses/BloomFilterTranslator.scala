@@ -18,13 +18,13 @@ import io.skipstone.sketch.{BloomKey, BloomMightContainAny}
 case class BloomFilterTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver)
   extends LeafTranslator {
 
-  private val column = index.columns.head
+  private val column = index.paths.head
   private val bloom = metadata.attribute(index.metadataColumns("bloom"))
   private val nulls = NullCounts.of(index, metadata)
 
   private object Indexed {
     def unapply(e: Expression): Option[InjectiveColumn] = e match {
-      case InjectiveColumn(c) if resolver(c.path, column) => Some(c)
+      case InjectiveColumn(c) if c.path.sameAs(column, resolver) => Some(c)
       case _ => None
     }
   }

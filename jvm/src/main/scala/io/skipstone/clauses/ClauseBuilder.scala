@@ -33,14 +33,14 @@ class ClauseBuilder(translators: Seq[LeafTranslator]) extends PredicateHelper {
       case Or(l, r) => Clause.or(mayBeTrue(l), mayBeTrue(r))
       case Not(c) => mayBeFalse(c)
       case Literal(true, _) => TrueLiteral
-      case Literal(false | null, _) => FalseLiteral
+      case Literal(false | null, _) | Leaves.EmptyInList() => FalseLiteral
       case _ => leaf(e).mayBeTrue
     }
     def mayBeFalse(e: Expression): Expression = e match {
       case And(l, r) => Clause.or(mayBeFalse(l), mayBeFalse(r))
       case o: Or => conjunction(splitDisjunctivePredicates(o).map(Not))
       case Not(c) => mayBeTrue(c)
-      case Literal(false, _) => TrueLiteral
+      case Literal(false, _) | Leaves.EmptyInList() => TrueLiteral
       case Literal(true | null, _) => FalseLiteral
       case _ => leaf(e).mayBeFalse
     }

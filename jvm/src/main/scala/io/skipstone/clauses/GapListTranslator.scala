@@ -23,7 +23,7 @@ import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
 case class GapListTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver)
   extends LeafTranslator {
 
-  private val column = index.columns.head
+  private val column = index.paths.head
   private val minMax = MinMaxTranslator(index, metadata, resolver)
   private val gaps = metadata.attribute(index.metadataColumns("gaps"))
   private val (min, max) = (metadata.attribute(index.metadataColumns("min")), metadata.attribute(index.metadataColumns("max")))
@@ -31,7 +31,7 @@ case class GapListTranslator(index: IndexSpec, metadata: LoadedMetadata, resolve
 
   private object Indexed {
     def unapply(e: Expression): Option[Expression] = e match {
-      case ColumnRef(ref) if resolver(ref.path, column) => Some(ref.lift(BoundReference(0, columnType, nullable = true)))
+      case ColumnRef(ref) if ref.path.sameAs(column, resolver) => Some(ref.lift(BoundReference(0, columnType, nullable = true)))
       case _ => None
     }
   }

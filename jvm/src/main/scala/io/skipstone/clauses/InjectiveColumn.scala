@@ -13,13 +13,13 @@ import org.apache.spark.sql.types._
  * type back to the column's, or to None when no column value casts to it (`CAST(i AS DOUBLE)
  * = 2.5`).
  */
-case class InjectiveColumn(path: String, columnType: DataType, preimage: Any => Option[Any])
+case class InjectiveColumn(path: ColumnPath, columnType: DataType, preimage: Any => Option[Any])
 
 object InjectiveColumn {
   def unapply(e: Expression): Option[InjectiveColumn] = e match {
     case c: Cast if injective(c.child.dataType, c.dataType) =>
       unapply(c.child).map(inner => inner.copy(preimage = v => castBack(c, v).flatMap(inner.preimage)))
-    case other => ColumnRef.plainPath(other).map(InjectiveColumn(_, other.dataType, v => Some(v)))
+    case other => ColumnPath.of(other).map(InjectiveColumn(_, other.dataType, v => Some(v)))
   }
 
   private def injective(from: DataType, to: DataType): Boolean = (from, to) match {

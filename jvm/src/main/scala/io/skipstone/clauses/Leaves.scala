@@ -47,9 +47,25 @@ object Leaves {
     }
   }
 
-  /** `column IN (constants)`, from either `In` or the `InSet` Spark turns long lists into. */
+  /**
+   * `x IN ()`: FALSE for every row in Spark 4, NULL rows included (with the legacy
+   * `spark.sql.legacy.nullInEmptyListBehavior` it is NULL there: never TRUE either way).
+   */
+  object EmptyInList {
+    def unapply(e: Expression): Boolean = e match {
+      case In(_, list) => list.isEmpty
+      case InSet(_, set) => set.isEmpty
+      case _ => false
+    }
+  }
+
+  /**
+   * `column IN (constants)`, from either `In` or the `InSet` Spark turns long lists into.
+   * Never an empty list ([[EmptyInList]]), which is not "no value matches" but FALSE outright.
+   */
   object ColumnInList {
     def unapply(e: Expression): Option[(Expression, Seq[Any], Boolean)] = e match {
+      case EmptyInList() => None
       case In(column, list) if !column.foldable && list.forall(_.foldable) =>
         Try(list.map(_.eval())).toOption.map { values =>
           (column, values.filter(_ != null), values.contains(null))

@@ -18,7 +18,7 @@ import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
 case class MinMaxTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver)
   extends LeafTranslator {
 
-  private val column = index.columns.head
+  private val column = index.paths.head
   private val min = metadata.attribute(index.metadataColumns("min"))
   private val max = metadata.attribute(index.metadataColumns("max"))
   private val nulls = metadata.attribute(index.metadataColumns("nulls"))
@@ -29,7 +29,7 @@ case class MinMaxTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver
 
   private object Indexed {
     def unapply(e: Expression): Option[ColumnRef] = e match {
-      case ColumnRef(ref) if resolver(ref.path, column) => Some(ref)
+      case ColumnRef(ref) if ref.path.sameAs(column, resolver) => Some(ref)
       case _ => None
     }
   }

@@ -21,7 +21,7 @@ case class NullCounts(nulls: Expression, rows: Expression) {
     case ColumnComparison(EqNullSafe, c, v) if v.value == null && indexed(c) =>
       Some(LeafClauses(hasNull, hasNonNull))
     case ColumnComparison(_, c, v) if v.value == null && indexed(c) => Some(LeafClauses.AlwaysNull)
-    case ColumnInList(c, Seq(), _) if indexed(c) => Some(LeafClauses.AlwaysNull)
+    case ColumnInList(c, Seq(), true) if indexed(c) => Some(LeafClauses.AlwaysNull)
     case _ => None
   }
 }

@@ -20,14 +20,14 @@ import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
 case class ValueListTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver)
   extends LeafTranslator {
 
-  private val column = index.columns.head
+  private val column = index.paths.head
   private val values = metadata.attribute(index.metadataColumns("values"))
   private val nulls = NullCounts.of(index, metadata)
 
   override def translate(leaf: Expression): Option[LeafClauses] =
     nulls.answer(leaf, isPlainColumn).orElse(membership(leaf)).orElse(ValueTest.of(leaf, column, resolver).map(general))
 
-  private def isPlainColumn(e: Expression): Boolean = ColumnRef.plainPath(e).exists(resolver(_, column))
+  private def isPlainColumn(e: Expression): Boolean = ColumnPath.isColumn(e, column, resolver)
 
   private def general(test: ValueTest): LeafClauses = {
     def fromNulls(outcome: Boolean) = if (test.onNull.contains(Some(outcome))) nulls.hasNull else FalseLiteral

@@ -29,8 +29,8 @@ case class ValueTest(test: Expression, columnType: DataType) {
 }
 
 object ValueTest {
-  def of(leaf: Expression, column: String, resolver: Resolver): Option[ValueTest] = {
-    def isColumn(e: Expression) = ColumnRef.plainPath(e).exists(resolver(_, column))
+  def of(leaf: Expression, column: ColumnPath, resolver: Resolver): Option[ValueTest] = {
+    def isColumn(e: Expression) = ColumnPath.isColumn(e, column, resolver)
     val test = leaf.transformDown {
       case e if isColumn(e) => BoundReference(0, e.dataType, nullable = true)
     }

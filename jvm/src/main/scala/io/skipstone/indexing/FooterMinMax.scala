@@ -16,6 +16,8 @@ import org.apache.spark.sql.catalyst.CatalystTypeConverters
 import org.apache.spark.sql.catalyst.util.TypeUtils
 import org.apache.spark.sql.types._
 
+import io.skipstone.clauses.ColumnPath
+
 /**
  * MinMax metadata straight from Parquet footers: no data pages are read, so indexing costs a
  * few kilobytes per file instead of a scan. Produces the same table as the scanning path.
@@ -24,40 +26,97 @@ import org.apache.spark.sql.types._
  * count for it, which the clauses read as "unknown": the file is read.
  */
 object FooterMinMax {
-  /** One MinMax index: the column's path, its Spark type, and its metadata column names. */
-  case class Target(path: String, dataType: DataType, min: String, max: String, nulls: String)
+  /** One MinMax index: the column's exact path, its Spark type, and its metadata column names. */
+  case class Target(path: ColumnPath, dataType: DataType, min: String, max: String, nulls: String)
 
+  /**
+   * How Spark's reader in this session would interpret footers: case rules for column names,
+   * and whether files with no Spark writer marker get their dates rebased (LEGACY read mode).
+   */
+  case class Reading(caseSensitive: Boolean, rebasesUnmarkedFiles: Boolean)
+
+  object Reading {
+    def of(session: SparkSession): Reading = {
+      val conf = session.sessionState.conf
+      Reading(conf.caseSensitiveAnalysis,
+        conf.getConfString("spark.sql.parquet.datetimeRebaseModeInRead", "CORRECTED").equalsIgnoreCase("LEGACY"))
+    }
+  }
+
+  /** `files` has the listing's columns (path, size, mtime, fingerprint); they are kept as they are. */
   def collect(session: SparkSession, files: DataFrame, targets: Seq[Target]): DataFrame = {
     val conf = new SerializableConf(session.sessionState.newHadoopConf())
-    val schema = StructType(
-      Seq(StructField("path", StringType), StructField("size", LongType), StructField("mtime", LongType),
-        StructField("num_rows", LongType)) ++
+    val reading = Reading.of(session)
+    val listing = files.schema.fields.toSeq
+    val schema = StructType(listing ++ Seq(StructField("num_rows", LongType)) ++
         targets.flatMap(t => Seq(StructField(t.min, t.dataType), StructField(t.max, t.dataType),
           StructField(t.nulls, LongType))))
+    val pathOrdinal = files.schema.fieldIndex("path")
     // Footers are small reads with high latency on object stores: many small tasks keep every
     // core busy (the listing arrives as one local partition).
     val slices = math.max(1, math.min(files.count() / 25, session.sparkContext.defaultParallelism * 8L)).toInt
-    val rows = files.select("path", "size", "mtime").rdd.repartition(slices).map { r =>
-      Row.fromSeq(Seq(r.getString(0), r.getLong(1), r.getLong(2)) ++ summarize(conf.value, r.getString(0), targets))
+    val rows = files.rdd.repartition(slices).map { r =>
+      Row.fromSeq(r.toSeq ++ summarize(conf.value, r.getString(pathOrdinal), targets, reading))
     }
     session.createDataFrame(rows, schema)
   }
 
-  private def summarize(conf: Configuration, file: String, targets: Seq[Target]): Seq[Any] = {
+  private def summarize(conf: Configuration, file: String, targets: Seq[Target], reading: Reading): Seq[Any] = {
     val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(new URI(file)), conf))
     try {
-      val blocks = reader.getFooter.getBlocks.asScala.toSeq
+      val footer = reader.getFooter
+      val blocks = footer.getBlocks.asScala.toSeq
       val rowCount = blocks.map(_.getRowCount).sum
-      rowCount +: targets.flatMap(t => summarizeColumn(blocks, t).getOrElse(Seq(null, null, null)))
+      val rebased = datetimesRebasedOnRead(footer.getFileMetaData.getKeyValueMetaData.asScala.toMap, reading)
+      rowCount +: targets.flatMap { t =>
+        val usable = !(rebased && isDatetime(t.dataType))
+        (if (usable) summarizeColumn(blocks, t, reading.caseSensitive) else None).getOrElse(Seq(null, null, null))
+      }
     } finally reader.close()
+  }
+
+  /**
+   * Whether Spark's reader shifts this file's dates and timestamps (Julian to Gregorian
+   * rebase): files written with `datetimeRebaseModeInWrite=LEGACY` say so in their footer, and
+   * files from other writers are rebased when the session reads in LEGACY mode. The footer's
+   * min/max are the values before that shift, so they cannot stand for what queries see.
+   */
+  private def datetimesRebasedOnRead(keyValues: Map[String, String], reading: Reading): Boolean =
+    keyValues.get("org.apache.spark.version") match {
+      // Spark before 3.0 wrote hybrid-calendar values without saying so.
+      case Some(version) => version < "3.0.0" || keyValues.contains("org.apache.spark.legacyDateTime")
+      case None => reading.rebasesUnmarkedFiles
+    }
+
+  private def isDatetime(t: DataType): Boolean = t match {
+    case DateType | TimestampType | TimestampNTZType => true
+    case _ => false
+  }
+
+  /**
+   * The column chunk Spark reads for `path`: the exact field names first. Spark also matches
+   * Parquet names case-insensitively unless `spark.sql.caseSensitive` is on; a footer is used
+   * then only when exactly one chunk matches, as Spark refuses ambiguous names too.
+   */
+  private def chunkOf(block: org.apache.parquet.hadoop.metadata.BlockMetaData, path: ColumnPath,
+                      caseSensitive: Boolean) = {
+    val chunks = block.getColumns.asScala.toSeq
+    def names(c: org.apache.parquet.hadoop.metadata.ColumnChunkMetaData) = c.getPath.toArray.toSeq
+    chunks.find(names(_) == path.parts).orElse {
+      if (caseSensitive) None
+      else chunks.filter(c => names(c).map(_.toLowerCase) == path.parts.map(_.toLowerCase)) match {
+        case Seq(only) => Some(only)
+        case _ => None
+      }
+    }
   }
 
   /** Min over row groups of their mins, etc.; None as soon as one row group is unusable. */
   private def summarizeColumn(blocks: Seq[org.apache.parquet.hadoop.metadata.BlockMetaData],
-                              t: Target): Option[Seq[Any]] = {
+                              t: Target, caseSensitive: Boolean): Option[Seq[Any]] = {
     val ordering = TypeUtils.getInterpretedOrdering(t.dataType)
     val perBlock = blocks.map { b =>
-      b.getColumns.asScala.find(_.getPath.toDotString.equalsIgnoreCase(t.path)).flatMap { chunk =>
+      chunkOf(b, t.path, caseSensitive).flatMap { chunk =>
         val stats = chunk.getStatistics
         if (stats == null || stats.isEmpty || !stats.isNumNullsSet) None
         else if (!stats.hasNonNullValue) Some((None, stats.getNumNulls))

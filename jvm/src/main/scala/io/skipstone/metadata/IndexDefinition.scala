@@ -5,11 +5,13 @@ import org.json4s.jackson.JsonMethods
 
 import org.apache.spark.sql.types.DataType
 
+import io.skipstone.clauses.ColumnPath
+
 /**
  * One index over one column (or several, for multi-column kinds), as stored with the metadata.
  *
  * @param kind            the index type's name, e.g. "minmax"
- * @param columns         dataset columns it summarises; nested fields as dotted paths
+ * @param columns         dataset columns it summarises, as the user named them (for messages)
  * @param columnTypes     their types when indexed: a query over a different type ignores the index
  * @param metadataColumns role ("min", "max", "nulls", ...) to the metadata table's column name
  * @param params          kind-specific settings, kept as strings so any session can read them
@@ -20,13 +22,18 @@ case class IndexSpec(
     columnTypes: Seq[DataType],
     metadataColumns: Map[String, String],
     params: Map[String, String],
-    displayName: Option[String] = None) {
+    displayName: Option[String] = None,
+    storedPaths: Option[Seq[ColumnPath]] = None) {
+  /** The exact columns, resolved against the schema when the index was built. */
+  val paths: Seq[ColumnPath] = storedPaths.getOrElse(columns.map(ColumnPath.fromDotted))
+
   /** As the user wrote it, e.g. `MinMax(temp)`. */
   def describe: String = displayName.getOrElse(s"$kind(${columns.mkString(", ")})")
 }
 
 /** Everything a session needs to use a dataset's metadata, stored as `index.json` per version. */
-case class DatasetIndex(formatVersion: Int, datasetRoot: String, format: String, indexes: Seq[IndexSpec])
+case class DatasetIndex(formatVersion: Int, datasetRoot: String, format: String, indexes: Seq[IndexSpec],
+                        reader: ReaderSpec)
 
 object DatasetIndex {
   val CurrentFormatVersion = 1
@@ -44,8 +51,11 @@ object DatasetIndex {
         columnTypes = (ix \ "columnTypes").children.map(t => DataType.fromJson(JsonMethods.compact(t))),
         metadataColumns = (ix \ "metadataColumns").extract[Map[String, String]],
         params = (ix \ "params").extractOpt[Map[String, String]].getOrElse(Map.empty),
-        displayName = (ix \ "name").extractOpt[String])
+        displayName = (ix \ "name").extractOpt[String],
+        storedPaths = (ix \ "columnPaths").extractOpt[Seq[Seq[String]]].map(_.map(ColumnPath(_))))
     }
-    DatasetIndex(version, (json \ "datasetRoot").extract[String], (json \ "format").extract[String], indexes)
+    val format = (json \ "format").extract[String]
+    val reader = (json \ "reader").toOption.filter(_ != JNull).map(ReaderSpec.fromJson).getOrElse(ReaderSpec.legacy(format))
+    DatasetIndex(version, (json \ "datasetRoot").extract[String], format, indexes, reader)
   }
 }

@@ -1,5 +1,6 @@
 package io.skipstone.query
 
+import scala.collection.mutable
 import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
@@ -11,35 +12,55 @@ import org.apache.spark.sql.execution.datasources.PartitionDirectory
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.clauses.{Clause, ClauseBuilder, LeafTranslator}
-import io.skipstone.metadata.{FilePaths, LoadedMetadata, SchemaPaths}
+import io.skipstone.metadata.{FileIdentity, FilePaths, IndexSpec, LoadedMetadata, ReaderSpec, SchemaPaths}
 
 /**
- * A filter condition compiled against one metadata version: decides, file by file, whether a
- * file may hold a matching row. Pure apart from logging, so it is tested without a query.
+ * How the query reads the dataset, which decides which indexes may answer it.
  *
  * @param schema the relation's schema as the query sees it; an index whose column is gone or
  *               has another type (schema evolution, a CSV read without type inference) is ignored
+ * @param reader how the relation reads its files (format, options, time zone): metadata built
+ *               under another reading is ignored, index by index
  */
-class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Resolver, schema: StructType)
+case class QueryRead(schema: StructType, reader: ReaderSpec, resolver: Resolver)
+
+/**
+ * A filter condition compiled against one metadata version: decides, file by file, whether a
+ * file may hold a matching row. Pure apart from logging and `verify`, so it is tested without a query.
+ *
+ * @param verify the current identity of files about to be skipped, read from the file system
+ *               at planning time (a file whose bytes may differ from the indexed ones is read)
+ */
+class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRead,
+                  verify: Seq[String] => Map[String, FileIdentity])
   extends Logging {
 
   private val root = metadata.definition.datasetRoot
   private val numRowsOrdinal = metadata.schema.fieldIndex(LoadedMetadata.NumRows)
 
-  private val translators: Seq[LeafTranslator] = metadata.definition.indexes.flatMap { ix =>
-    if (!SchemaPaths.matches(ix, schema, resolver)) {
-      logWarning(s"Skipstone: ${ix.describe} of $root was built for columns of type " +
-        s"${ix.columnTypes.map(_.simpleString).mkString(", ")}, which this query reads differently; ignored")
-      None
-    } else {
-      // Compiling a translator (rule-based ones parse their SQL) once per version and session,
-      // not once per query; the session matters as rules resolve against its functions.
-      val t = metadata.derived(("translator", ix, resolver, SparkSession.active)) {
-        LeafTranslator.forIndex(ix, metadata, resolver)
-      }
-      if (t.isEmpty) logWarning(s"Skipstone: index kind '${ix.kind}' of $root is unknown to this version; ignored")
-      t
+  /** Indexes this query may use, and why the others may not. */
+  private val (usable, refused): (Seq[IndexSpec], Seq[String]) = {
+    val (everyIndex, datetimeIndexes) = metadata.definition.reader.differences(read.reader)
+    val verdicts = metadata.definition.indexes.map { ix =>
+      val why =
+        if (!SchemaPaths.matches(ix, read.schema, read.resolver))
+          Some(s"${ix.describe} was built for columns of type ${ix.columnTypes.map(_.simpleString).mkString(", ")}, " +
+            "which this query reads differently")
+        else (everyIndex ++ Option.when(ReaderSpec.involvesDatetimes(ix.columnTypes))(datetimeIndexes).toSeq.flatten)
+          .headOption.map(reason => s"${ix.describe} not used: metadata $reason")
+      ix -> why
     }
+    (verdicts.collect { case (ix, None) => ix }, verdicts.flatMap(_._2))
+  }
+
+  private val translators: Seq[LeafTranslator] = usable.flatMap { ix =>
+    // Compiling a translator (rule-based ones parse their SQL) once per version and session,
+    // not once per query; the session matters as rules resolve against its functions.
+    val t = metadata.derived(("translator", ix, read.resolver, SparkSession.active)) {
+      LeafTranslator.forIndex(ix, metadata, read.resolver)
+    }
+    if (t.isEmpty) logWarning(s"Skipstone: index kind '${ix.kind}' of $root is unknown to this version; ignored")
+    t
   }
 
   private val translation = new ClauseBuilder(translators).translate(condition)
@@ -48,7 +69,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Res
   val isUseful: Boolean = !Clause.isTriviallyTrue(translation.clause)
 
   // Spark adds `x IS NOT NULL` for every column a comparison uses; listing those is noise.
-  val unanswered: Seq[String] = translation.unanswered.collect {
+  val unanswered: Seq[String] = refused ++ translation.unanswered.collect {
     case e if !e.isInstanceOf[IsNotNull] => e.sql
   }
 
@@ -76,33 +97,45 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, resolver: Res
         true
     }
 
-  /** None: no fresh metadata for the file. */
-  def mayMatch(path: String, size: Long, modificationTime: Long): Option[Boolean] =
-    metadata.freshRow(path, size, modificationTime).map(eval(keep, _, path))
+  /** A file with no rows cannot hold a matching one, whatever the condition. */
+  private def isEmptyFile(row: InternalRow): Boolean = row.getLong(numRowsOrdinal) == 0L
 
   def prune(directories: Seq[PartitionDirectory]): (Seq[PartitionDirectory], ListingStats) = {
-    var filesTotal, filesSkipped, bytesTotal, bytesSkipped, unindexed, rowsSkipped = 0L
-    val skippedBy = scala.collection.mutable.LinkedHashMap(translators.map(_.index.describe -> 0L): _*)
+    var filesTotal, bytesTotal = 0L
+    var unindexed = 0L
+    // Files the metadata rules out, to be confirmed against the file system before skipping.
+    val candidates = mutable.LinkedHashMap.empty[String, InternalRow]
+    directories.foreach(_.files.foreach { f =>
+      filesTotal += 1
+      bytesTotal += f.getLen
+      val path = FilePaths.canonical(f.getPath.toUri)
+      metadata.freshRow(path, f.getLen, f.getModificationTime) match {
+        case None => unindexed += 1
+        case Some(row) => if (isEmptyFile(row) || (isUseful && !eval(keep, row, path))) candidates(path) = row
+      }
+    })
+    val current = if (candidates.isEmpty) Map.empty[String, FileIdentity] else verify(candidates.keys.toSeq)
+    val skipped = candidates.filter { case (path, row) => current.get(path).contains(metadata.identity(row)) }
+    unindexed += candidates.size - skipped.size
+
+    var bytesSkipped, rowsSkipped = 0L
+    val skippedBy = mutable.LinkedHashMap(translators.map(_.index.describe -> 0L): _*)
     val kept = directories.map { dir =>
       dir.copy(files = dir.files.filter { f =>
-        filesTotal += 1
-        bytesTotal += f.getLen
         val path = FilePaths.canonical(f.getPath.toUri)
-        val row = if (isUseful) metadata.freshRow(path, f.getLen, f.getModificationTime) else None
-        if (isUseful && row.isEmpty) unindexed += 1
-        val read = row.forall(eval(keep, _, path))
-        if (!read) {
-          filesSkipped += 1
-          bytesSkipped += f.getLen
-          row.foreach(r => rowsSkipped += r.getLong(numRowsOrdinal))
-          row.foreach(r => keepByIndex.foreach { case (name, p) =>
-            if (p.forall(!eval(_, r, path))) skippedBy(name) += 1
-          })
+        skipped.get(path) match {
+          case None => true
+          case Some(row) =>
+            bytesSkipped += f.getLen
+            rowsSkipped += row.getLong(numRowsOrdinal)
+            if (!isEmptyFile(row)) keepByIndex.foreach { case (name, p) =>
+              if (p.forall(!eval(_, row, path))) skippedBy(name) += 1
+            }
+            false
         }
-        read
       })
     }.filter(_.files.nonEmpty)
-    (kept, ListingStats(root, filesTotal, filesSkipped, bytesTotal, bytesSkipped, unindexed, unanswered,
+    (kept, ListingStats(root, filesTotal, skipped.size.toLong, bytesTotal, bytesSkipped, unindexed, unanswered,
       skippedBy.toSeq, rowsSkipped))
   }
 }

@@ -7,11 +7,12 @@ import org.apache.hadoop.fs.Path
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, ExprId, Expression}
-import org.apache.spark.sql.execution.datasources.{FileIndex, PartitionDirectory}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.datasources.{FileIndex, FileStatusWithMetadata, PartitionDirectory, PartitioningAwareFileIndex}
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.SkipstoneConf
-import io.skipstone.metadata.MetadataCache
+import io.skipstone.metadata.{FileIdentity, LoadedMetadata, MetadataCache, ReaderSpec}
 
 /**
  * Wraps a relation's file index: lists through the delegate (so Spark's partition pruning
@@ -20,12 +21,16 @@ import io.skipstone.metadata.MetadataCache
  *
  * This is the one boundary where failures become "no skipping": whatever goes wrong here is
  * logged and the delegate's listing is returned unchanged, never a failed or wrong query.
+ *
+ * @param condition the filter's conjuncts that may prune (see [[SkippingRule.prunable]])
+ * @param reading   how the relation reads its files, compared with how the metadata was built
  */
 class SkippingFileIndex(
     val delegate: FileIndex,
     val condition: Expression,
     val datasetRoot: String,
     val schema: StructType,
+    val reading: ReaderSpec.Reading,
     session: SparkSession) extends FileIndex with Logging {
 
   // Written by listFiles on the driver, read by the stats listener after the query; a plan that
@@ -34,13 +39,19 @@ class SkippingFileIndex(
 
   def lastStats: Option[ListingStats] = lastListing
 
+  private def skipper(metadata: LoadedMetadata, verify: Seq[String] => Map[String, FileIdentity]): FileSkipper = {
+    val read = QueryRead(schema, ReaderSpec.of(reading, session), session.sessionState.conf.resolver)
+    new FileSkipper(metadata, condition, read, verify)
+  }
+
   override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] = {
     val listed = delegate.listFiles(partitionFilters, dataFilters)
     val (kept, stats) =
       try {
         MetadataCache.current(session, datasetRoot) match {
           case Some(metadata) if SkipstoneConf.enabled(session) =>
-            new FileSkipper(metadata, condition, session.sessionState.conf.resolver, schema).prune(listed)
+            val conf = session.sessionState.newHadoopConf()
+            skipper(metadata, paths => FileIdentity.current(paths, conf)).prune(listed)
           case _ => (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, "skipping disabled or index dropped"))
         }
       } catch {
@@ -52,10 +63,32 @@ class SkippingFileIndex(
     kept
   }
 
+  /**
+   * The delegate's size less the files the metadata rules out, for Spark's join planning (a
+   * broadcast is chosen by size). An estimate from the cached listing: nothing is verified.
+   */
+  override lazy val sizeInBytes: Long = {
+    val full = delegate.sizeInBytes
+    delegate match {
+      case listed: PartitioningAwareFileIndex if full < Long.MaxValue =>
+        try {
+          MetadataCache.current(session, datasetRoot).fold(full) { metadata =>
+            val all = PartitionDirectory(InternalRow.empty, listed.allFiles().map(FileStatusWithMetadata(_)))
+            val (_, stats) = skipper(metadata, metadata.recordedIdentities).prune(Seq(all))
+            math.max(1L, full - stats.bytesSkipped)
+          }
+        } catch {
+          case NonFatal(e) =>
+            logDebug(s"Skipstone: no size estimate for $datasetRoot", e)
+            full
+        }
+      case _ => full
+    }
+  }
+
   override def rootPaths: Seq[Path] = delegate.rootPaths
   override def inputFiles: Array[String] = delegate.inputFiles
   override def refresh(): Unit = delegate.refresh()
-  override def sizeInBytes: Long = delegate.sizeInBytes
   override def partitionSchema: StructType = delegate.partitionSchema
   override def metadataOpsTimeNs: Option[Long] = delegate.metadataOpsTimeNs
 

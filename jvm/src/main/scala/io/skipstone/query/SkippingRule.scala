@@ -1,14 +1,14 @@
 package io.skipstone.query
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.catalog.CatalogStatistics
+import org.apache.spark.sql.catalyst.expressions.{And, Expression, PredicateHelper, SubqueryExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, FileIndex, HadoopFsRelation, InMemoryFileIndex, LogicalRelation}
-
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, DataSourceUtils, FileIndex, HadoopFsRelation, InMemoryFileIndex, LogicalRelation}
 
 import io.skipstone.SkipstoneConf
-import io.skipstone.metadata.{FilePaths, MetadataCache}
+import io.skipstone.metadata.{FilePaths, MetadataCache, ReaderSpec}
 
 /**
  * Puts a [[SkippingFileIndex]] under every filter over a file relation that has Skipstone
@@ -19,7 +19,7 @@ import io.skipstone.metadata.{FilePaths, MetadataCache}
  * relation is re-wrapped only if the filter above it changed, keeping the captured condition
  * identical to the one Spark evaluates.
  */
-case class SkippingRule(session: SparkSession) extends Rule[LogicalPlan] {
+case class SkippingRule(session: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
     if (!SkipstoneConf.enabled(session)) plan
@@ -29,31 +29,78 @@ case class SkippingRule(session: SparkSession) extends Rule[LogicalPlan] {
     }
 
   private def transform(plan: LogicalPlan): LogicalPlan = plan.transformDown {
-      case filter @ Filter(condition, relation @ LogicalRelation(fs: HadoopFsRelation, _, _, _, _)) =>
-        wrap(fs.location, condition, fs.schema).fold(filter: LogicalPlan) { index =>
-          filter.copy(child = relation.copy(relation = fs.copy(location = index)(fs.sparkSession)))
+    case filter @ Filter(condition, relation @ LogicalRelation(fs: HadoopFsRelation, _, _, _, _)) =>
+      val partitionColumns = fs.partitionSchema.fieldNames.toSeq
+      val (partitionFilters, dataFilters) = SkippingRule.prunable(condition, partitionColumns, session)
+      wrap(fs, partitionFilters, dataFilters).fold(filter: LogicalPlan) { index =>
+        val pruned = index.delegate ne SkippingRule.unwrapped(fs.location)
+        // A catalog table's size comes from its statistics, when it has some: make them the
+        // size of the files this query reads, as Spark does after pruning partitions.
+        val table = relation.catalogTable.map { t =>
+          if (t.stats.isEmpty && !pruned) t
+          else t.copy(stats = Some(t.stats.fold(CatalogStatistics(BigInt(index.sizeInBytes)))(
+            _.copy(sizeInBytes = BigInt(index.sizeInBytes)))))
         }
-    }
+        filter.copy(child = relation.copy(relation = fs.copy(location = index)(fs.sparkSession), catalogTable = table))
+      }
+  }
 
   /** The new index to use, or None to leave the relation as it is. */
-  private def wrap(location: FileIndex, condition: Expression, schema: StructType): Option[SkippingFileIndex] =
-    location match {
-      case s: SkippingFileIndex if s.normalizedCondition == SkippingFileIndex.normalize(condition) => None
-      case s: SkippingFileIndex => Some(new SkippingFileIndex(s.delegate, condition, s.datasetRoot, schema, session))
-      case _: InMemoryFileIndex | _: CatalogFileIndex =>
-        SkippingRule.datasetRoot(location)
-          .filter(root => MetadataCache.current(session, root).isDefined)
-          .map(root => new SkippingFileIndex(location, condition, root, schema, session))
+  private def wrap(fs: HadoopFsRelation, partitionFilters: Seq[Expression],
+                   dataFilters: Option[Expression]): Option[SkippingFileIndex] = {
+    val reading = ReaderSpec.Reading(fs.fileFormat, fs.options, fs.dataSchema)
+    fs.location match {
+      case s: SkippingFileIndex if dataFilters.map(SkippingFileIndex.normalize).contains(s.normalizedCondition) => None
+      case s: SkippingFileIndex =>
+        dataFilters.map(c => new SkippingFileIndex(s.delegate, c, s.datasetRoot, fs.schema, reading, session))
+      case location @ (_: InMemoryFileIndex | _: CatalogFileIndex) =>
+        for {
+          condition <- dataFilters
+          root <- SkippingRule.datasetRoot(location)
+          _ <- MetadataCache.current(session, root)
+        } yield new SkippingFileIndex(prunePartitions(location, partitionFilters), condition, root, fs.schema,
+          reading, session)
       case _ => None
     }
+  }
 
-  private type Expression = org.apache.spark.sql.catalyst.expressions.Expression
+  /**
+   * Spark prunes a catalog table's partitions in a later batch (PruneFileSourcePartitions),
+   * which no longer recognises the table once it is wrapped: prune here the same way, so that
+   * the wrapped relation lists and estimates only the partitions the query reads.
+   */
+  private def prunePartitions(location: FileIndex, partitionFilters: Seq[Expression]): FileIndex = location match {
+    case c: CatalogFileIndex if partitionFilters.nonEmpty => c.filterPartitions(partitionFilters)
+    case other => other
+  }
 }
 
-object SkippingRule {
+object SkippingRule extends PredicateHelper {
+  def unwrapped(location: FileIndex): FileIndex = location match {
+    case s: SkippingFileIndex => s.delegate
+    case other => other
+  }
+
   /** A dataset is identified by its single root; listings of several roots are left alone. */
   def datasetRoot(location: FileIndex): Option[String] = location.rootPaths match {
     case Seq(root) => Some(FilePaths.root(root.toUri))
     case _ => None
+  }
+
+  /**
+   * The conjuncts Spark itself would push below the filter: the deterministic ones before the
+   * first non-deterministic one (skipping rows would change what `rand()` or
+   * `monotonically_increasing_id()` see), without subqueries. Split into those on partition
+   * columns alone (Spark prunes partitions with them) and the rest, for the metadata.
+   */
+  def prunable(condition: Expression, partitionColumns: Seq[String],
+               session: SparkSession): (Seq[Expression], Option[Expression]) = {
+    val pushable = splitConjunctivePredicates(condition).takeWhile(_.deterministic)
+      .filterNot(SubqueryExpression.hasSubquery)
+    val resolver = session.sessionState.conf.resolver
+    val onPartitions = pushable.filter { c =>
+      c.references.nonEmpty && c.references.forall(a => partitionColumns.exists(resolver(_, a.name)))
+    }
+    (onPartitions, pushable.filterNot(onPartitions.contains).reduceOption(And))
   }
 }

@@ -7,11 +7,11 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.util.GenericArrayData
 import org.apache.spark.sql.types.ArrayType
 
-import io.skipstone.clauses.{ColumnRef, Leaves}
+import io.skipstone.clauses.{ColumnPath, ColumnRef, Leaves}
 import io.skipstone.clauses.Leaves.ColumnInList
 
 /** What a pattern's placeholders matched in one predicate leaf. */
-case class Bindings(constants: Map[String, Literal], columns: Map[String, String])
+case class Bindings(constants: Map[String, Literal], columns: Map[String, ColumnPath])
 
 object Bindings {
   val Empty: Bindings = Bindings(Map.empty, Map.empty)
@@ -40,7 +40,7 @@ object Use {
  *  - Order-preserving casts Spark inserted in the leaf (`CAST(length(s) AS BIGINT) = 3L`) are
  *    looked through: they keep both order and equality, so the clause is unchanged.
  */
-class PatternMatch(text: RuleText, uses: Map[String, Use], indexColumns: Seq[String],
+class PatternMatch(text: RuleText, uses: Map[String, Use], indexColumns: Seq[ColumnPath],
                    resolver: Resolver, functions: FunctionNames) {
 
   def apply(pattern: Expression, leaf: Expression): Option[Bindings] = matches(pattern, leaf, Bindings.Empty)
@@ -63,7 +63,7 @@ class PatternMatch(text: RuleText, uses: Map[String, Use], indexColumns: Seq[Str
       matches(pv, ev, b).flatMap(bindList(list, ev, values, _))
     case (f: UnresolvedFunction, _) if f.arguments.length == e.children.length && functions.same(f.nameParts, e) =>
       all(f.arguments.zip(e.children), b)
-    case (a: UnresolvedAttribute, ColumnRef(ref)) => Some(b).filter(_ => resolver(ref.path, a.name))
+    case (a: UnresolvedAttribute, ColumnRef(ref)) => Some(b).filter(_ => ref.path.sameAs(ColumnPath(a.nameParts), resolver))
     case (l: Literal, _) if e.foldable => Leaves.constant(e).filter(sameValue(l, _)).map(_ => b)
     case (pc: Cast, ec: Cast) if pc.dataType == ec.dataType => matches(pc.child, ec.child, b)
     case _ if p.getClass == e.getClass && p.children.length == e.children.length &&
@@ -91,14 +91,14 @@ class PatternMatch(text: RuleText, uses: Map[String, Use], indexColumns: Seq[Str
 
   private def bind(ph: Placeholder, e: Expression, b: Bindings): Option[Bindings] = ph.indexColumn match {
     case Some(n) => e match {
-      case ColumnRef(ref) if n < indexColumns.length && resolver(ref.path, indexColumns(n)) => Some(b)
+      case ColumnRef(ref) if n < indexColumns.length && ref.path.sameAs(indexColumns(n), resolver) => Some(b)
       case _ => None
     }
     case None => uses.getOrElse(ph.name, Use.Any) match {
       case Use.Any => Some(b)
       case Use.Column => e match {
         case ColumnRef(ref) => b.columns.get(ph.name) match {
-          case Some(bound) => Some(b).filter(_ => resolver(bound, ref.path))
+          case Some(bound) => Some(b).filter(_ => bound.sameAs(ref.path, resolver))
           case None => Some(b.copy(columns = b.columns + (ph.name -> ref.path)))
         }
         case _ => None

@@ -37,7 +37,7 @@ case class RuleTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: 
       val (t, f) = (template(r.mayBeTrue), r.mayBeFalse.map(template))
       val uses = RuleCompiler.uses(patternText, t.text +: f.map(_.text).toSeq)
       Some(CompiledRule(r, parser.parseExpression(patternText.sql),
-        new PatternMatch(patternText, uses, index.columns, resolver, functions), t, f))
+        new PatternMatch(patternText, uses, index.paths, resolver, functions), t, f))
     } catch {
       case e: AnalysisException =>
         logWarning(s"Skipstone: rule ${r.number} of ${index.describe} does not parse; ignored: ${e.getMessage}")
@@ -64,7 +64,7 @@ case class RuleTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: 
     case None => index.metadataColumns.get(ph.name).orElse(Some(ph.name).filter(RuleCompiler.BaseColumns))
     case Some((kind, role)) =>
       b.columns.get(ph.name).flatMap { column =>
-        metadata.definition.indexes.find(ix => ix.kind == kind && ix.columns.exists(resolver(_, column)))
+        metadata.definition.indexes.find(ix => ix.kind == kind && ix.paths.exists(_.sameAs(column, resolver)))
           .flatMap(_.metadataColumns.get(role))
       }
   }

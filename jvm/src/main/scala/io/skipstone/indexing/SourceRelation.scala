@@ -1,0 +1,58 @@
+package io.skipstone.indexing
+
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.catalyst.catalog.CatalogTable
+import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
+import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, HadoopFsRelation, LogicalRelation, PartitioningAwareFileIndex}
+import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
+
+import io.skipstone.metadata.{FileIdentity, FilePaths, ReaderSpec}
+
+/**
+ * The file relation a DataFrame reads: what an index over it is built from, so that the
+ * metadata means what the DataFrame's reads mean (format, options, schema, root).
+ */
+case class SourceRelation(relation: HadoopFsRelation, table: Option[CatalogTable]) {
+  def reader(session: SparkSession): ReaderSpec = ReaderSpec.of(relation, session)
+
+  def root: String = relation.location.rootPaths match {
+    case Seq(one) => FilePaths.root(one.toUri)
+    case several => throw new IllegalArgumentException(
+      s"the DataFrame reads ${several.size} root paths (${several.take(3).mkString(", ")}...); " +
+        "Skipstone indexes one directory per dataset")
+  }
+
+  /**
+   * The relation's data files with their identity, as its own file index lists them (the
+   * listing the build's scan uses). Local files cost one `stat` each for their fingerprint.
+   */
+  def files(session: SparkSession): DataFrame = {
+    val statuses = relation.location match {
+      case c: CatalogFileIndex => c.filterPartitions(Nil).allFiles()
+      case p: PartitioningAwareFileIndex => p.allFiles()
+      case other => throw new IllegalArgumentException(s"cannot list the files of ${other.getClass.getSimpleName}")
+    }
+    val rows = statuses.map { s =>
+      val id = FileIdentity.of(s)
+      Row(FilePaths.canonical(s.getPath.toUri), id.size, id.modificationTime, id.fingerprint.orNull)
+    }
+    session.createDataFrame(java.util.Arrays.asList(rows: _*), SourceRelation.FilesSchema)
+  }
+}
+
+object SourceRelation {
+  val FilesSchema: StructType = StructType(Seq(StructField("path", StringType), StructField("size", LongType),
+    StructField("mtime", LongType), StructField("fingerprint", StringType)))
+
+  def of(df: DataFrame): SourceRelation = {
+    val plan = df.asInstanceOf[ClassicDataset[_]].queryExecution.analyzed
+    plan.collect { case LogicalRelation(fs: HadoopFsRelation, _, table, _, _) => SourceRelation(fs, table) } match {
+      case Seq(one) => one
+      case Seq() => throw new IllegalArgumentException(
+        "the DataFrame does not read files through a file source (Parquet, ORC, CSV, JSON, ...); " +
+          "Skipstone indexes file-based datasets and tables")
+      case several => throw new IllegalArgumentException(
+        s"the DataFrame reads ${several.size} file relations; index each dataset on its own")
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.skipstone.metadata
+
+import java.nio.file.{Files, Paths}
+
+import scala.util.Try
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{EtagSource, FileStatus, Path}
+
+/**
+ * What tells that a file still holds the bytes that were indexed.
+ *
+ * Size and modification time alone are not enough: `cp -p` and `rsync -t` restore the mtime,
+ * object stores keep it to the second. So a content fingerprint is kept where the file system
+ * offers a cheap one: the ETag of object stores, and on local disk the inode number with the
+ * inode change time (ctime), which a rewrite always moves and no tool can set back. HDFS
+ * offers none; there, size and modification time decide.
+ */
+case class FileIdentity(size: Long, modificationTime: Long, fingerprint: Option[String])
+
+object FileIdentity {
+  /** The identity of a listed file; local files cost one `stat`. */
+  def of(status: FileStatus): FileIdentity =
+    FileIdentity(status.getLen, status.getModificationTime, fingerprint(status))
+
+  private def fingerprint(status: FileStatus): Option[String] = status match {
+    case e: EtagSource => Option(e.getEtag).filter(_.nonEmpty).map("etag:" + _)
+    case _ if status.getPath.toUri.getScheme == "file" => localIdentity(status.getPath).flatMap(_.fingerprint)
+    case _ => None
+  }
+
+  private def localIdentity(path: Path): Option[FileIdentity] = Try {
+    val a = Files.readAttributes(Paths.get(path.toUri), "unix:size,lastModifiedTime,ctime,ino")
+    val ctime = a.get("ctime").asInstanceOf[java.nio.file.attribute.FileTime]
+    val nanos = ctime.to(java.util.concurrent.TimeUnit.NANOSECONDS)
+    FileIdentity(a.get("size").asInstanceOf[Long],
+      a.get("lastModifiedTime").asInstanceOf[java.nio.file.attribute.FileTime].toMillis,
+      Some(s"inode:${a.get("ino")}/ctime:$nanos"))
+  }.toOption
+
+  /** Canonical paths keep the URI's escapes (`%20`), which `new Path(String)` would escape again. */
+  private def toPath(canonical: String): Path = new Path(new java.net.URI(canonical))
+
+  /** Files at or above this count in one directory are checked by listing it once. */
+  private val ListDirectoryFrom = 16
+
+  /**
+   * The current identity of each file, read from the file system now (never from a listing
+   * Spark may have cached); files that are gone are missing from the result.
+   */
+  def current(paths: Seq[String], conf: Configuration): Map[String, FileIdentity] =
+    paths.groupBy(p => toPath(p).getParent).toSeq.flatMap { case (dir, inDir) =>
+      val local = dir.toUri.getScheme == "file"
+      if (local) inDir.flatMap(p => localIdentity(toPath(p)).map(p -> _))
+      else if (inDir.size >= ListDirectoryFrom) {
+        val fs = dir.getFileSystem(conf)
+        val wanted = inDir.toSet
+        Try(fs.listStatus(dir).toSeq).getOrElse(Seq.empty).flatMap { s =>
+          val p = FilePaths.canonical(s.getPath.toUri)
+          Option.when(wanted(p))(p -> of(s))
+        }
+      } else inDir.flatMap { p =>
+        val path = toPath(p)
+        Try(path.getFileSystem(conf).getFileStatus(path)).toOption.map(s => p -> of(s))
+      }
+    }.toMap
+}
