@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from skipstone.collect import collect, metadata_column, resolve_columns
 from skipstone.errors import SkipstoneError
@@ -46,7 +46,29 @@ class Skipstone:
         """
         entry = jvm_entry(spark)
         root = java_call(entry.qualify, spark._jsparkSession, path)
+        from skipstone.table.manifest import latest  # managed tables: the same handle create returned
+
+        if cls is Skipstone and latest(spark, root) is not None:
+            from skipstone.table import ManagedTable
+
+            return ManagedTable(spark, root)
         return cls(spark, root, format, options)
+
+    @classmethod
+    def create(cls, spark: SparkSession, path: str, df: DataFrame, layout: Any,
+               indexes: Sequence[IndexType] = (), sample_rows: int | None = None) -> Any:
+        """Create a managed table at ``path`` from ``df``, laid out by ``layout``; returns its
+        handle (a ``skipstone.table.ManagedTable``). See docs/tables.md.
+
+        >>> from skipstone.layout import Amoeba
+        >>> t = Skipstone.create(spark, "/data/lineitem", df, layout=Amoeba(block_bytes=64 << 20),
+        ...                      indexes=[MinMax("l_comment")])      # doctest: +SKIP
+        """
+        from skipstone.table import ManagedTable
+        from skipstone.table.create import create_table
+
+        version = create_table(spark, path, df, layout, indexes, sample_rows)
+        return ManagedTable(spark, version.root)
 
     @classmethod
     def for_table(cls, spark: SparkSession, name: str) -> Skipstone:
