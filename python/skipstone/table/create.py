@@ -39,7 +39,11 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
         raise SkipstoneError(f"{root} exists and is not empty; create a table in a new directory")
     if not isinstance(layout, LayoutSpec):
         raise SkipstoneError(f"layout must be a layout spec such as Amoeba(block_bytes=...), got {layout!r}")
-    types = layout_columns(df.schema, tuple(layout.columns) if layout.columns is not None else None, root)
+    if layout.columns is not None:
+        layout_columns(df.schema, tuple(layout.columns), root)  # names and types the builder cuts on
+    # The tree's schema holds every orderable column, not only those the upfront tree cuts on:
+    # the adaptive optimizer may cut on any column the workload filters.
+    types = layout_columns(df.schema, None, root)
     total = df.count()
     block_rows = float(layout.block_rows or max(1.0, layout.block_bytes / _bytes_per_row(df, total)))  # type: ignore[operator]
     blocks_wanted = max(1, math.ceil(total / block_rows))
