@@ -151,3 +151,15 @@ def test_commits_that_do_not_conflict_all_land_in_order(spark, source, tmp_path)
     assert v.version == 7 and all(v.properties[f"p{k}"] == str(k) for k in range(6))
     assert [h.version for h in t.history().collect()] == list(range(1, 8))
     assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+
+
+def test_a_user_written_policy_from_the_docs_works(spark, source, tmp_path):
+    from tests.table.hot_block_policy import SplitHotBlock
+
+    t = new_table(spark, source, tmp_path)
+    run_workload(spark, t.root)
+    before = t.current()
+    result = t.optimize(SplitHotBlock())
+    assert result is not None and result.files_removed == 1 and t.tree().block_count == before.tree.block_count + 1
+    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+    assert t.history().collect()[-1].policy == "SplitHotBlock"
