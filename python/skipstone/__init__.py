@@ -16,6 +16,7 @@ from skipstone.indexes import (
 )
 from skipstone.session import EXTENSION_CLASS, configure, jar_path
 from skipstone.stats import DatasetStats, QueryStats, last_query_stats
+from skipstone.table import ManagedTable, OptimizeResult
 
 __all__ = [
     "EXTENSION_CLASS",
@@ -26,9 +27,11 @@ __all__ = [
     "GeoBox",
     "Hybrid",
     "IndexType",
+    "ManagedTable",
     "Metric",
     "MetricDist",
     "MinMax",
+    "OptimizeResult",
     "Prefix",
     "QueryStats",
     "Role",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from skipstone.collect import collect, metadata_column
 from skipstone.columns import ResolvedColumn, resolve
@@ -56,6 +56,12 @@ class Skipstone:
         """
         entry = jvm_entry(spark)
         root = java_call(entry.qualify, spark._jsparkSession, path)
+        from skipstone.table.manifest import latest  # managed tables: the same handle create returned
+
+        if cls is Skipstone and latest(spark, root) is not None:
+            from skipstone.table import ManagedTable
+
+            return ManagedTable(spark, root)
         found = list(java_call(entry.sniffFormat, spark._jsparkSession, root))
         if found and format.lower() in ("parquet", "orc") and found[0] != format.lower():
             raise SkipstoneError(
@@ -63,6 +69,22 @@ class Skipstone:
                 f"format= and options= as you read it, or use Skipstone.for_dataframe(df) on the "
                 "DataFrame you query")
         return cls(spark, root, format, options)
+
+    @classmethod
+    def create(cls, spark: SparkSession, path: str, df: DataFrame, layout: Any,
+               indexes: Sequence[IndexType] = (), sample_rows: int | None = None) -> Any:
+        """Create a managed table at ``path`` from ``df``, laid out by ``layout``; returns its
+        handle (a ``skipstone.table.ManagedTable``). See docs/tables.md.
+
+        >>> from skipstone.layout import Amoeba
+        >>> t = Skipstone.create(spark, "/data/lineitem", df, layout=Amoeba(block_bytes=64 << 20),
+        ...                      indexes=[MinMax("l_comment")])      # doctest: +SKIP
+        """
+        from skipstone.table import ManagedTable
+        from skipstone.table.create import create_table
+
+        version = create_table(spark, path, df, layout, indexes, sample_rows)
+        return ManagedTable(spark, version.root)
 
     @classmethod
     def for_table(cls, spark: SparkSession, name: str) -> Skipstone:
@@ -90,6 +112,9 @@ class Skipstone:
 
         entry = jvm_entry(spark)
         source = json.loads(java_call(entry.describeSource, df._jdf))
+        if source["root"] is None:
+            raise SkipstoneError("the DataFrame reads several paths; Skipstone indexes one directory "
+                                 "(or table) per dataset: read its root directory")
         schema = StructType.fromJson(source["schema"])
         return cls(spark, source["root"], source["format"], source["options"], table or source.get("table"), schema)
 

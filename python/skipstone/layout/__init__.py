@@ -24,6 +24,8 @@ from skipstone.layout.builders.paw_plugins import RedundantPartitions, tune_stor
 from skipstone.layout.builders.qdtree import build_qd_tree
 from skipstone.layout.curves import CurveLayout, build_curve_layout
 from skipstone.layout.layout import Descriptors, Layout
+from skipstone.layout.policies import AmoebaAdaptive, LayoutChange, LayoutPolicy
+from skipstone.layout.specs import Amoeba, KdTree, LayoutSpec, Range
 from skipstone.layout.predicates import And, Between, Comparison, In, Not, Or, Predicate, parse_predicate
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import Column, ColumnKind, LayoutData, Schema
@@ -31,6 +33,13 @@ from skipstone.layout.serialization import layout_from_json, layout_to_json
 from skipstone.layout.tree import Group, GroupSplit, Leaf, PartitionTree, Split
 
 __all__ = [
+    "Amoeba",
+    "AmoebaAdaptive",
+    "KdTree",
+    "LayoutChange",
+    "LayoutPolicy",
+    "LayoutSpec",
+    "Range",
     "CurveLayout",
     "OptimizerOptions",
     "PawOptions",

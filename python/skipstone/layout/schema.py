@@ -26,6 +26,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 EPOCH = dt.date(1970, 1, 1)
+EPOCH_UTC = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 
 
 class ColumnKind(str, Enum):
@@ -34,6 +35,7 @@ class ColumnKind(str, Enum):
     NUMERIC = "numeric"  # floating point: the next smaller value is nextafter(v, -inf)
     INTEGER = "integer"  # whole numbers: the next smaller value is v - 1
     DATE = "date"  # days since 1970-01-01, stored as whole numbers
+    TIMESTAMP = "timestamp"  # microseconds since 1970-01-01 00:00 UTC, whole numbers (exact below 2^53)
     CATEGORICAL = "categorical"  # rank in the sorted dictionary of values
 
     @property
@@ -69,6 +71,8 @@ class Column:
             return left - 0.5
         if self.kind is ColumnKind.DATE:
             return float(_days(value, self.name))
+        if self.kind is ColumnKind.TIMESTAMP:
+            return float(_micros(value, self.name))
         try:
             number = float(value)
         except (TypeError, ValueError):
@@ -109,6 +113,8 @@ class Column:
             return self.categories[int(v)]
         if self.kind is ColumnKind.DATE and not math.isinf(v):
             return (EPOCH + dt.timedelta(days=int(math.floor(v)))).isoformat()
+        if self.kind is ColumnKind.TIMESTAMP and not math.isinf(v):
+            return (EPOCH_UTC + dt.timedelta(microseconds=int(math.floor(v)))).isoformat()
         return v
 
     def _representable(self, v: float) -> bool:
@@ -253,6 +259,13 @@ def _encode(column: Column, values: np.ndarray) -> np.ndarray:
             out[np.isnat(days)] = -math.inf
             return out
         return np.array([-math.inf if v is None else float(_days(v, column.name)) for v in values.tolist()])
+    if column.kind is ColumnKind.TIMESTAMP:
+        if np.issubdtype(values.dtype, np.datetime64):
+            micros = values.astype("datetime64[us]")
+            out = micros.astype(np.int64).astype(np.float64)
+            out[np.isnat(micros)] = -math.inf
+            return out
+        return np.array([-math.inf if v is None else float(_micros(v, column.name)) for v in values.tolist()])
     nulls = np.array([v is None for v in values.tolist()], dtype=bool) if values.dtype == object else None
     try:
         out = np.array([0.0 if v is None else v for v in values.tolist()], dtype=np.float64) if nulls is not None \
@@ -280,3 +293,25 @@ def _days(value: Any, name: str) -> int:
     if isinstance(value, (int, np.integer)):
         return int(value)
     raise ValueError(f"column {name!r}: {value!r} is not a date")
+
+
+def _micros(value: Any, name: str) -> int:
+    """Microseconds since the epoch; naive datetimes and ISO strings without an offset are UTC,
+    as Spark's timestamps are instants (the workload log writes them with a Z)."""
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value.strip().replace(" ", "T", 1))
+        except ValueError:
+            raise ValueError(f"column {name!r}: {value!r} is not an ISO timestamp") from None
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.timezone.utc)
+        delta = value - EPOCH_UTC
+        return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+    if isinstance(value, dt.date):
+        return (value - EPOCH).days * 86_400_000_000
+    if isinstance(value, np.datetime64):
+        return int(value.astype("datetime64[us]").astype(np.int64))
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    raise ValueError(f"column {name!r}: {value!r} is not a timestamp")

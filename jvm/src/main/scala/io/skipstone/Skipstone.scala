@@ -86,7 +86,7 @@ object Skipstone {
   }
 
   /**
-   * What a DataFrame reads, as JSON: `root`, `format`, `table` (or null), `reader` (the
+   * What a DataFrame reads, as JSON: `root` (null when it reads several paths), `format`, `table` (or null), `reader` (the
    * [[io.skipstone.metadata.ReaderSpec]] metadata built from it is valid for), `options`
    * (every reader option) and `schema` (the relation's), to read new files the same way on refresh.
    */
@@ -103,6 +103,16 @@ object Skipstone {
   /** (format, example file) of the data under `root`, judged from a file's first bytes; empty if none. */
   def sniffFormat(session: SparkSession, root: String): java.util.List[String] =
     FormatSniffer.sniff(root, session.sessionState.newHadoopConf()).toSeq.flatMap { case (f, file) => Seq(f, file) }.asJava
+
+  /** The data files under a directory as Spark lists them (hidden and `_` entries excluded), with identity. */
+  def listDataFiles(session: SparkSession, root: String): org.apache.spark.sql.DataFrame = {
+    val index = new InMemoryFileIndex(session, Seq(new org.apache.hadoop.fs.Path(root)), Map.empty, None)
+    val rows = index.allFiles().map { s =>
+      val id = io.skipstone.metadata.FileIdentity.of(s)
+      Row(FilePaths.canonical(s.getPath.toUri), id.size, id.modificationTime, id.fingerprint.orNull)
+    }
+    session.createDataFrame(rows.asJava, SourceRelation.FilesSchema)
+  }
 
   /** The data files a DataFrame reads: path, size, mtime, fingerprint (see FileIdentity). */
   def sourceFiles(df: org.apache.spark.sql.DataFrame): org.apache.spark.sql.DataFrame =

@@ -5,12 +5,15 @@ import org.apache.spark.sql.SparkSessionExtensions
 import io.skipstone.functions.SkipstoneFunctions
 import io.skipstone.query.SkippingRule
 import io.skipstone.sketch.SketchFunctions
+import io.skipstone.table.ManagedTableRule
 
 /**
  * Enables Skipstone: `spark.sql.extensions=io.skipstone.SkipstoneExtension`.
  */
 class SkipstoneExtension extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
+    // first: a managed table's relation lists its pinned version before the skipping rule wraps it
+    extensions.injectOptimizerRule(ManagedTableRule.apply)
     extensions.injectOptimizerRule(SkippingRule.apply)
     SketchFunctions.all.foreach(extensions.injectFunction)
     SkipstoneFunctions.inject(extensions)

@@ -15,11 +15,10 @@ import io.skipstone.metadata.{FileIdentity, FilePaths, ReaderSpec}
 case class SourceRelation(relation: HadoopFsRelation, table: Option[CatalogTable]) {
   def reader(session: SparkSession): ReaderSpec = ReaderSpec.of(relation, session)
 
-  def root: String = relation.location.rootPaths match {
-    case Seq(one) => FilePaths.root(one.toUri)
-    case several => throw new IllegalArgumentException(
-      s"the DataFrame reads ${several.size} root paths (${several.take(3).mkString(", ")}...); " +
-        "Skipstone indexes one directory per dataset")
+  /** The one directory the relation reads, or None when it reads several paths. */
+  def root: Option[String] = relation.location.rootPaths match {
+    case Seq(one) => Some(FilePaths.root(one.toUri))
+    case _ => None
   }
 
   /**

@@ -1,0 +1,43 @@
+package io.skipstone.table
+
+import java.util.concurrent.ConcurrentHashMap
+
+import scala.util.control.NonFatal
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.SparkSession
+
+import io.skipstone.SkipstoneConf
+
+/**
+ * The driver's memory of each root's newest table version, so that planning a query over a
+ * plain directory costs no file-system call while the entry is fresh. Entries are trusted for
+ * `spark.skipstone.metadataCacheTtlSeconds` (a query may be pinned to a version that is that
+ * old, never to a mix of versions); commits made through this JVM invalidate them at once.
+ */
+object ManagedTables extends Logging {
+  private case class Entry(checkedAtMillis: Long, snapshot: Option[Snapshot])
+  private val entries = new ConcurrentHashMap[String, Entry]()
+
+  def latest(session: SparkSession, root: String): Option[Snapshot] = {
+    val now = System.currentTimeMillis()
+    Option(entries.get(root)) match {
+      case Some(e) if now - e.checkedAtMillis < SkipstoneConf.cacheTtlMillis(session) => e.snapshot
+      case cached =>
+        val snapshot = try {
+          val conf = session.sessionState.newHadoopConf()
+          TableLog.latestVersion(conf, root).map { v =>
+            cached.flatMap(_.snapshot).filter(_.version == v).getOrElse(TableLog.read(conf, root, v))
+          }
+        } catch {
+          // An unreadable log must not turn into "not a managed table" silently: that would list
+          // the directory and read files no version holds. Fail the query with the reason.
+          case NonFatal(e) => throw new IllegalStateException(s"Skipstone: cannot read the table log of $root: ${e.getMessage}", e)
+        }
+        entries.put(root, Entry(now, snapshot))
+        snapshot
+    }
+  }
+
+  def invalidate(root: String): Unit = entries.remove(root)
+}

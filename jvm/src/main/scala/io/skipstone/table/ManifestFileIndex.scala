@@ -1,0 +1,39 @@
+package io.skipstone.table
+
+import org.apache.hadoop.fs.{FileStatus, Path}
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.execution.datasources.{FileIndex, FileStatusWithMetadata, PartitionDirectory}
+import org.apache.spark.sql.types.StructType
+
+/**
+ * The files of one version of a managed table, from its log entry: no directory listing, and
+ * the same files from planning to the end of the query however many commits happen meanwhile.
+ */
+class ManifestFileIndex(val root: String, val snapshot: Snapshot) extends FileIndex {
+  // Spark splits files by spark.sql.files.maxPartitionBytes, not by this; it only has to be positive.
+  private val BlockSize = 128L << 20
+
+  private lazy val statuses: Seq[FileStatusWithMetadata] = snapshot.files.map { f =>
+    FileStatusWithMetadata(new FileStatus(f.size, false, 1, BlockSize, f.modificationTime, new Path(root + "/" + f.path)))
+  }
+
+  override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] =
+    if (statuses.isEmpty) Seq.empty else Seq(PartitionDirectory(InternalRow.empty, statuses))
+
+  override def rootPaths: Seq[Path] = Seq(new Path(root))
+  override def inputFiles: Array[String] = statuses.map(_.getPath.toString).toArray
+  /** Pinned: a refresh does not move a planned query to another version. */
+  override def refresh(): Unit = ()
+  override def sizeInBytes: Long = snapshot.totalBytes
+  override def partitionSchema: StructType = new StructType()
+
+  override def equals(other: Any): Boolean = other match {
+    case o: ManifestFileIndex => o.root == root && o.snapshot.version == snapshot.version
+    case _ => false
+  }
+  override def hashCode(): Int = 31 * root.hashCode + snapshot.version.hashCode
+
+  override def toString: String = s"ManagedTable[$root, version ${snapshot.version}, ${snapshot.files.size} files]"
+}

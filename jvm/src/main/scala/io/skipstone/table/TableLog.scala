@@ -1,0 +1,78 @@
+package io.skipstone.table
+
+import java.nio.charset.StandardCharsets
+
+import scala.annotation.tailrec
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+
+/**
+ * The log of a managed table: `<root>/_skipstone/log/<version, 20 digits>.json`, one entry per
+ * commit, each a whole [[Snapshot]]. A commit is the put-if-absent creation of the next entry.
+ */
+object TableLog {
+  val ContainerDir = "_skipstone"
+  private val EntryName = """(\d{20})\.json""".r
+  /** Rebase attempts before a writer that keeps losing gives up. */
+  val MaxAttempts = 20
+
+  def logDir(root: String): Path = new Path(new Path(root, ContainerDir), "log")
+  def entry(root: String, version: Long): Path = new Path(logDir(root), f"$version%020d.json")
+
+  def versions(conf: Configuration, root: String): Seq[Long] = {
+    val dir = logDir(root)
+    val fs = dir.getFileSystem(conf)
+    if (!fs.exists(dir)) Seq.empty
+    else fs.listStatus(dir).toSeq.map(_.getPath.getName).collect { case EntryName(n) => n.toLong }.sorted
+  }
+
+  def latestVersion(conf: Configuration, root: String): Option[Long] = versions(conf, root).lastOption
+
+  def read(conf: Configuration, root: String, version: Long): Snapshot = {
+    val file = entry(root, version)
+    val in = file.getFileSystem(conf).open(file)
+    val snapshot = try SnapshotJson.read(new String(in.readAllBytes(), StandardCharsets.UTF_8)) finally in.close()
+    require(snapshot.version == version, s"log entry $file says it is version ${snapshot.version}")
+    snapshot
+  }
+
+  def latest(conf: Configuration, root: String): Option[Snapshot] = latestVersion(conf, root).map(read(conf, root, _))
+
+  /**
+   * Commits `change` made against version `readVersion` (0: the table does not exist yet) and
+   * returns the new snapshot. If others committed since, the change is applied to the newest
+   * version instead, unless they conflict (see [[conflict]]): then nothing is written and a
+   * [[ConcurrentTableChange]] says why.
+   */
+  def commit(conf: Configuration, root: String, readVersion: Long, change: TableChange): Snapshot = {
+    val read = if (readVersion == 0) Snapshot.Empty else TableLog.read(conf, root, readVersion)
+
+    @tailrec def attempt(base: Snapshot, tries: Int): Snapshot = {
+      val next = change.applyTo(base, base.version + 1, System.currentTimeMillis())
+      if (PutIfAbsent.write(conf, entry(root, next.version), SnapshotJson.write(next))) next
+      else if (tries >= MaxAttempts) throw new ConcurrentTableChange(s"$root: gave up after $tries lost commits")
+      else {
+        val winner = latest(conf, root).getOrElse(Snapshot.Empty)
+        conflict(read, winner, change).foreach(why => throw new ConcurrentTableChange(
+          s"$root: version ${winner.version} was committed concurrently and $why; " +
+            s"this ${change.operation} based on version ${read.version} was not committed"))
+        attempt(winner, tries + 1)
+      }
+    }
+    attempt(read, 1)
+  }
+
+  /**
+   * Why `change` (planned on `read`) cannot be applied to `winner`, or None. A change commutes
+   * with the winner's when every file it removes is still live and, if it replaces the layout,
+   * the layout it planned on is still the current one.
+   */
+  def conflict(read: Snapshot, winner: Snapshot, change: TableChange): Option[String] =
+    if (read.version == 0) Some("the table was created")
+    else if (!change.removed.subsetOf(winner.livePaths)) Some("it removed files this operation rewrites")
+    else if (change.layout.isDefined && winner.layout != read.layout) Some("it changed the layout")
+    else None
+}
+
+class ConcurrentTableChange(message: String) extends RuntimeException(message)

@@ -1,0 +1,71 @@
+package io.skipstone.table
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.types._
+import org.json4s._
+import org.json4s.jackson.JsonMethods
+
+/**
+ * The JVM entry points of managed tables that the Python API calls. The log's format lives
+ * here (see docs/table-format.md); Python hands over changes and reads snapshots as JSON.
+ */
+object Tables {
+  private implicit val formats: Formats = DefaultFormats
+
+  def isManaged(session: SparkSession, root: String): Boolean =
+    TableLog.latestVersion(session.sessionState.newHadoopConf(), root).isDefined
+
+  /** The newest version's log entry (JSON), or null when `root` is no managed table. */
+  def latest(session: SparkSession, root: String): String =
+    TableLog.latest(session.sessionState.newHadoopConf(), root).map(SnapshotJson.write).orNull
+
+  def snapshot(session: SparkSession, root: String, version: Long): String =
+    SnapshotJson.write(TableLog.read(session.sessionState.newHadoopConf(), root, version))
+
+  /** Commits a change (JSON, see [[SnapshotJson.readChange]]) made against `readVersion`; the new entry. */
+  def commit(session: SparkSession, root: String, readVersion: Long, changeJson: String): String = {
+    val committed = try TableLog.commit(session.sessionState.newHadoopConf(), root, readVersion,
+      SnapshotJson.readChange(changeJson)) finally ManagedTables.invalidate(root)
+    SnapshotJson.write(committed)
+  }
+
+  /** One row per version, oldest first. */
+  def history(session: SparkSession, root: String): DataFrame = {
+    val conf = session.sessionState.newHadoopConf()
+    val rows = TableLog.versions(conf, root).map(TableLog.read(conf, root, _)).map { s =>
+      val info = s.commitInfo
+      def double(k: String) = (info \ k).extractOpt[Double].map(Double.box).orNull
+      def long(k: String) = (info \ k).extractOpt[Long].map(Long.box).orNull
+      Row(s.version, new java.sql.Timestamp(s.timestampMillis), s.operation, double("benefit"), double("cost"),
+        long("rowsRewritten"), long("filesAdded"), long("filesRemoved"), s.files.size.toLong, s.totalRows,
+        (info \ "policy").extractOpt[String].orNull, JsonMethods.compact(JsonMethods.render(info)))
+    }
+    val schema = StructType.fromDDL("version LONG, timestamp TIMESTAMP, operation STRING, benefit DOUBLE, " +
+      "cost DOUBLE, rows_rewritten LONG, files_added LONG, files_removed LONG, files LONG, rows LONG, " +
+      "policy STRING, commit_info STRING")
+    session.createDataFrame(rows.asJava, schema)
+  }
+
+  /** Waits until every query that finished so far is in the workload log. */
+  def flushWorkload(session: SparkSession): Unit = {
+    val sc = session.sparkContext
+    val bus = sc.getClass.getMethod("listenerBus").invoke(sc)
+    bus.getClass.getMethod("waitUntilEmpty").invoke(bus)
+    WorkloadLog.flush()
+  }
+
+  /** The table's workload log, every session's and application's, oldest first. */
+  def workload(session: SparkSession, root: String): DataFrame = {
+    flushWorkload(session)
+    val dir = WorkloadLog.dir(root)
+    val schema = StructType.fromDDL(WorkloadRecord.Schema)
+    val raw =
+      if (!dir.getFileSystem(session.sessionState.newHadoopConf()).exists(dir))
+        session.createDataFrame(java.util.Collections.emptyList[Row](), schema)
+      else session.read.schema(schema).json(dir.toString)
+    raw.selectExpr("timestamp_millis(time) AS time", "version", "predicate", "files_read", "files_total",
+      "bytes_read", "bytes_total", "duration_ms", "application").orderBy("time")
+  }
+}

@@ -1,0 +1,70 @@
+package io.skipstone.table
+
+import java.util.{Collections, WeakHashMap}
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.execution.{FileSourceScanExec, QueryExecution, SparkPlan}
+import org.apache.spark.sql.execution.adaptive.{AdaptiveSparkPlanExec, QueryStageExec}
+import org.apache.spark.sql.util.QueryExecutionListener
+
+import io.skipstone.query.SkippingFileIndex
+
+/**
+ * Logs every successful query's scans of managed tables. Spark calls it on its listener bus
+ * thread after the query has returned, so the query never waits for it.
+ */
+class WorkloadListener(session: SparkSession) extends QueryExecutionListener {
+  private lazy val conf = session.sessionState.newHadoopConf()
+
+  override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit = {
+    val now = System.currentTimeMillis()
+    val app = session.sparkContext.applicationId
+    WorkloadListener.tableScans(qe.executedPlan).foreach { case (manifest, condition, stats) =>
+      val files = manifest.snapshot.files
+      val (filesRead, bytesRead) = stats.fold((files.size.toLong, manifest.snapshot.totalBytes)) { s =>
+        (s.filesTotal - s.filesSkipped, s.bytesTotal - s.bytesSkipped)
+      }
+      WorkloadLog.record(conf, WorkloadRecord(manifest.root, now, manifest.snapshot.version,
+        condition.flatMap(PredicateJson(_)), filesRead, files.size.toLong, bytesRead, manifest.snapshot.totalBytes,
+        durationNs / 1e6, app))
+    }
+  }
+
+  override def onFailure(funcName: String, qe: QueryExecution, exception: Exception): Unit = ()
+}
+
+object WorkloadListener {
+  private val registered = Collections.synchronizedMap(new WeakHashMap[SparkSession, java.lang.Boolean]())
+
+  def ensureRegistered(session: SparkSession): Unit =
+    if (registered.putIfAbsent(session, true) == null) session.listenerManager.register(new WorkloadListener(session))
+
+  type Scan = (ManifestFileIndex, Option[org.apache.spark.sql.catalyst.expressions.Expression],
+    Option[io.skipstone.query.ListingStats])
+
+  /** Each distinct scan of a managed table in a physical plan, through adaptive stages and subqueries. */
+  def tableScans(plan: SparkPlan): Seq[Scan] = {
+    val found = Seq.newBuilder[(AnyRef, Scan)]
+    def visit(p: SparkPlan): Unit = {
+      p match {
+        case scan: FileSourceScanExec => scan.relation.location match {
+          case m: ManifestFileIndex => found += ((m, (m, None, None)))
+          case s: SkippingFileIndex => s.delegate match {
+            case m: ManifestFileIndex => found += ((s, (m, Some(s.condition), s.lastStats)))
+            case _ =>
+          }
+          case _ =>
+        }
+        case a: AdaptiveSparkPlanExec => visit(a.executedPlan)
+        case q: QueryStageExec => visit(q.plan)
+        case _ =>
+      }
+      p.children.foreach(visit)
+      p.subqueries.foreach(visit)
+    }
+    visit(plan)
+    found.result().foldLeft(Vector.empty[(AnyRef, Scan)]) { (acc, s) =>
+      if (acc.exists(_._1 eq s._1)) acc else acc :+ s
+    }.map(_._2)
+  }
+}

@@ -1,0 +1,8 @@
+"""Managed tables: data laid out by a partitioning tree, a versioned manifest, a workload log
+and adaptive optimization, on Spark. See docs/tables.md and docs/table-format.md."""
+from __future__ import annotations
+
+from skipstone.table.handle import ManagedTable
+from skipstone.table.optimize import OptimizeResult
+
+__all__ = ["ManagedTable", "OptimizeResult"]

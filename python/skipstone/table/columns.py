@@ -1,0 +1,118 @@
+"""How a Spark column becomes a layout column: its kind, its encoded value, and the test
+"encoded value <= cut" as a Spark expression.
+
+The layout algorithms see every value as one float (``skipstone.layout.schema``): numbers as
+they are, dates as days, timestamps as microseconds (never truncated), strings and booleans
+as their rank in the sample's sorted dictionary; NULL is -inf and NaN is +inf. Routing must
+agree with that encoding so that a block's rows are the rows its region describes; every test
+here is written to be TRUE or FALSE, never NULL, so each row takes exactly one branch.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from skipstone.errors import SkipstoneError
+from skipstone.layout.schema import Column as LayoutColumn
+from skipstone.layout.schema import ColumnKind
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column
+    from pyspark.sql.types import DataType, StructType
+
+_INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
+_FLOATING = ("FloatType", "DoubleType")
+
+
+def column_kind(data_type: DataType) -> ColumnKind | None:
+    """The layout kind of a Spark type, None when a layout cannot order it (arrays, maps, binary...)."""
+    name = type(data_type).__name__
+    if name in _INTEGRAL:
+        return ColumnKind.INTEGER
+    if name in _FLOATING or name == "DecimalType":
+        return ColumnKind.NUMERIC
+    if name == "DateType":
+        return ColumnKind.DATE
+    if name in ("TimestampType", "TimestampNTZType"):
+        return ColumnKind.TIMESTAMP
+    # collated strings order differently from Python's sort, which builds the dictionary
+    if name == "BooleanType" or (name == "StringType" and getattr(data_type, "collation", "UTF8_BINARY") == "UTF8_BINARY"):
+        return ColumnKind.CATEGORICAL
+    return None
+
+
+def layout_columns(schema: StructType, requested: tuple[str, ...] | None, table: str) -> dict[str, DataType]:
+    """The layout columns with their Spark types: ``requested``, or every orderable column."""
+    fields = {f.name: f.dataType for f in schema.fields}
+    if requested is None:
+        chosen = {n: t for n, t in fields.items() if column_kind(t) is not None}
+        if not chosen:
+            raise SkipstoneError(f"table {table} has no column a layout can order (numbers, dates, timestamps, strings, booleans)")
+        return chosen
+    out = {}
+    for name in requested:
+        if name not in fields:
+            raise SkipstoneError(f"layout column '{name}' does not exist in table {table} (columns: {', '.join(fields)})")
+        if column_kind(fields[name]) is None:
+            raise SkipstoneError(f"layout column '{name}' of table {table} has type {fields[name].simpleString()}, "
+                                 "which a layout cannot order")
+        out[name] = fields[name]
+    return out
+
+
+def _numeric(c: Column, data_type: DataType) -> Column:
+    """The column as the number the encoding compares (NULL stays NULL)."""
+    from pyspark.sql import functions as F
+
+    name = type(data_type).__name__
+    if name == "DateType":
+        return F.unix_date(c)
+    if name == "TimestampType":
+        return F.unix_micros(c)
+    if name == "TimestampNTZType":
+        # NTZ values are wall-clock times; reading them as UTC matches the layout's literals
+        return F.unix_micros(F.to_utc_timestamp(c.cast("timestamp"), "UTC"))
+    return c.cast("double")
+
+
+def encoded(c: Column, data_type: DataType) -> Column:
+    """The encoded float of a non-categorical column: NULL -> -inf, NaN -> +inf."""
+    from pyspark.sql import functions as F
+
+    value = _numeric(c, data_type).cast("double")
+    if type(data_type).__name__ in _FLOATING:
+        value = F.when(F.isnan(c), F.lit(math.inf)).otherwise(value)
+    return F.when(c.isNull(), F.lit(-math.inf)).otherwise(value)
+
+
+def at_most(c: Column, data_type: DataType, column: LayoutColumn, cut: float) -> Column:
+    """``encoded(c) <= cut``, TRUE or FALSE for every row."""
+    from pyspark.sql import functions as F
+
+    if cut == math.inf:
+        return F.lit(True)
+    if column.kind is ColumnKind.CATEGORICAL:
+        return c.isNull() | _category_at_most(c, column, cut)
+    # NaN (+inf) is above every finite cut, and Spark orders NaN above every number too
+    return c.isNull() | (_numeric(c, data_type) <= F.lit(float(cut)))
+
+
+def _category_at_most(c: Column, column: LayoutColumn, cut: float) -> Column:
+    """Ranks are integers, values missing from the dictionary sit half-way between ranks; so the
+    largest encoded value <= cut is a multiple of 0.5, and the test is a comparison with one
+    dictionary value."""
+    from pyspark.sql import functions as F
+
+    categories = column.categories
+    step = math.floor(cut * 2) / 2
+    if step == math.floor(step):  # a rank k: at most the k-th value
+        k = int(step)
+        if k < 0:
+            return F.lit(False)
+        return F.lit(True) if k >= len(categories) else c <= F.lit(categories[k])
+    k = int(math.floor(step)) + 1  # k - 0.5: below the k-th value
+    if k < 0:
+        return F.lit(False)
+    if k == 0:
+        return c < F.lit(categories[0]) if categories else F.lit(True)
+    return F.lit(True) if k >= len(categories) else c < F.lit(categories[k])

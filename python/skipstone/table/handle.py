@@ -1,0 +1,119 @@
+"""The handle of a managed table: what `Skipstone.create` and `Skipstone.for_path` return."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from skipstone.dataset import Skipstone
+from skipstone.errors import SkipstoneError
+from skipstone.layout.policies import LayoutPolicy
+from skipstone.layout.tree import PartitionTree
+from skipstone.session import java_call
+from skipstone.table import manifest
+from skipstone.table.optimize import OptimizeResult, apply, plan
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+
+class ManagedTable(Skipstone):
+    """A self-organizing table: data laid out by a partitioning tree, a versioned manifest, a
+    workload log, and optimizations that rewrite only what pays for itself.
+
+    Everything a plain Skipstone dataset offers works too (``describe()``, ``build()``,
+    ``refresh()``), over the files of the newest version.
+
+    >>> from skipstone import Skipstone, MinMax
+    >>> from skipstone.layout import Amoeba, AmoebaAdaptive
+    >>> t = Skipstone.create(spark, "/data/events", df, layout=Amoeba(block_bytes=64 << 20))  # doctest: +SKIP
+    >>> spark.read.parquet("/data/events").where("ts >= '2024-01-01'").count()             # doctest: +SKIP
+    >>> t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))                          # doctest: +SKIP
+    >>> t.history().show()                                                                  # doctest: +SKIP
+    """
+
+    def __init__(self, spark: SparkSession, root: str) -> None:
+        super().__init__(spark, root, "parquet")
+
+    def __repr__(self) -> str:
+        return f"ManagedTable({self.root})"
+
+    # -- reading the table's state --------------------------------------------------------
+
+    def current(self) -> manifest.TableVersion:
+        """The newest committed version (its files, tree, properties)."""
+        found = manifest.latest(self._spark, self.root)
+        if found is None:
+            raise SkipstoneError(f"{self.root} is not a Skipstone table (no log under {self.root}/_skipstone/log)")
+        return found
+
+    @property
+    def version(self) -> int:
+        """The newest committed version number."""
+        return self.current().version
+
+    def tree(self) -> PartitionTree:
+        """The partitioning tree of the newest version, with each block's actual row count."""
+        return self.current().tree
+
+    def files(self) -> DataFrame:
+        """One row per live file of the newest version: path (relative), size, block, rows.
+
+        >>> t.files().groupBy("block").sum("rows").show()   # doctest: +SKIP
+        """
+        v = self.current()
+        rows = [(f.path, f.size, f.block, f.rows) for f in v.files]
+        return self._spark.createDataFrame(rows, "path string, size long, block long, rows long")
+
+    def workload(self) -> DataFrame:
+        """The queries run on this table, from every session and application that logged them:
+        time, version read, predicate (JSON), files and bytes read and total, duration.
+
+        >>> t.workload().select("predicate", "files_read", "files_total").show(truncate=False)  # doctest: +SKIP
+        """
+        return self._frame("workload")
+
+    def history(self) -> DataFrame:
+        """One row per commit: version, timestamp, operation, benefit, cost, rows rewritten,
+        files added and removed, live files and rows, the policy and the full commit info.
+
+        >>> t.history().select("version", "operation", "rows_rewritten").show()   # doctest: +SKIP
+        """
+        return self._frame("history")
+
+    # -- changing it -------------------------------------------------------------------------
+
+    def optimize(self, policy: LayoutPolicy) -> OptimizeResult | None:
+        """Ask ``policy`` for a layout change from the logged workload; if it proposes one,
+        rewrite exactly the blocks it replaces (reading only their files) and commit. Returns
+        what was committed, or None when the policy found nothing that pays for itself.
+
+        Queries that started before the commit keep reading the version they started with.
+
+        >>> from skipstone.layout import AmoebaAdaptive
+        >>> t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))   # doctest: +SKIP
+        OptimizeResult(version=2, benefit=..., cost=..., rows_rewritten=..., files_added=..., files_removed=...)
+        """
+        planned = self._plan(policy)
+        return None if planned is None else apply(self._spark, planned)
+
+    def _plan(self, policy: LayoutPolicy) -> Any:
+        if not isinstance(policy, LayoutPolicy):
+            raise SkipstoneError(f"{policy!r} is not a layout policy (it needs a name and propose(tree, workload, sample))")
+        base = self.current()  # planned against this version; the workload read next may be newer, which is fine
+        return plan(self._spark, base, self.workload(), policy)
+
+    def drop(self) -> bool:
+        raise SkipstoneError(f"{self.root} is a managed table: dropping its metadata would drop its log too; "
+                             "delete the table's directory instead")
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _frame(self, method: str) -> DataFrame:
+        from pyspark.sql import DataFrame
+
+        return DataFrame(java_call(getattr(manifest._tables(self._spark), method), self._jsession, self.root), self._spark)
+
+    def _listed_files(self) -> DataFrame:
+        # build() and refresh() index the newest version's files, never the directory's leftovers
+        v = self.current()
+        rows = [(f"{self.root}/{f.path}", f.size, f.modification_time) for f in v.files]
+        return self._spark.createDataFrame(rows, "path string, size long, mtime long")

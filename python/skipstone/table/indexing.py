@@ -1,0 +1,51 @@
+"""Skipping metadata for a table's files, built by the existing machinery (the Skipstone class)
+over exactly the files a version lists, not over whatever the directory holds."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from skipstone.dataset import Skipstone
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+    from skipstone.indexes import IndexType
+
+FileTriple = tuple[str, int, int]  # canonical absolute path, size, modification time
+
+
+class FileSetIndex(Skipstone):
+    """A Skipstone dataset whose file listing is a given set of files."""
+
+    def __init__(self, spark: SparkSession, root: str, files: Sequence[FileTriple]) -> None:
+        super().__init__(spark, root, "parquet")
+        self._paths = [path for path, _, _ in files]
+
+    def _read(self, files: list[str] | None = None) -> DataFrame:
+        # Exactly the version's files: the directory also holds files earlier versions replaced.
+        return self._spark.read.parquet(*(self._paths if files is None else files))
+
+    def _as_built(self, definition: Mapping[str, Any]) -> Skipstone:
+        return self
+
+    def published(self) -> tuple[int, dict[str, int]]:
+        """The current metadata version and, from it, each file's row count."""
+        current = self._current()
+        assert current is not None, "metadata was just published"
+        version, table_dir, _ = current
+        rows = {r.path: int(r.num_rows) for r in self._spark.read.parquet(table_dir).select("path", "num_rows").collect()}
+        return version, rows
+
+
+def build_metadata(spark: SparkSession, root: str, files: Sequence[FileTriple],
+                   indexes: Sequence[IndexType]) -> tuple[int, dict[str, int]]:
+    index = FileSetIndex(spark, root, files)
+    index.build(*indexes)
+    return index.published()
+
+
+def refresh_metadata(spark: SparkSession, root: str, files: Sequence[FileTriple]) -> tuple[int, dict[str, int]]:
+    """Keeps the metadata rows of unchanged files, collects the new files' only."""
+    index = FileSetIndex(spark, root, files)
+    index.refresh()
+    return index.published()

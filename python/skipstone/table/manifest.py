@@ -1,0 +1,85 @@
+"""Python's view of a managed table's versions. The JVM owns the log and its format
+(docs/table-format.md); Python reads entries as the JSON the JVM returns and hands it changes."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from skipstone.layout.serialization import layout_from_json
+from skipstone.layout.tree import PartitionTree
+from skipstone.session import java_call
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+@dataclass(frozen=True)
+class DataFile:
+    path: str  # relative to the table root
+    size: int
+    modification_time: int
+    block: int
+    rows: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "size": self.size, "modificationTime": self.modification_time,
+                "block": self.block, "rows": self.rows}
+
+
+@dataclass(frozen=True, eq=False)
+class TableVersion:
+    """One committed version: its live files, tree, skipping-metadata version and properties."""
+
+    root: str
+    version: int
+    timestamp_ms: int
+    operation: str
+    files: tuple[DataFile, ...]
+    layout: dict[str, Any]
+    metadata_version: int | None
+    properties: dict[str, str] = field(default_factory=dict)
+
+    @staticmethod
+    def from_json(root: str, text: str) -> TableVersion:
+        d = json.loads(text)
+        files = tuple(DataFile(f["path"], f["size"], f["modificationTime"], f["block"], f["rows"]) for f in d["files"])
+        return TableVersion(root, d["version"], d["timestamp"], d["operation"], files, d.get("layout") or {},
+                            d.get("metadataVersion"), dict(d.get("properties") or {}))
+
+    @property
+    def tree(self) -> PartitionTree:
+        return layout_from_json(self.layout)  # type: ignore[return-value]
+
+    def absolute(self, f: DataFile) -> str:
+        return f"{self.root}/{f.path}"
+
+    def files_of(self, blocks: Sequence[int]) -> list[DataFile]:
+        wanted = set(blocks)
+        return [f for f in self.files if f.block in wanted]
+
+
+def latest(spark: SparkSession, root: str) -> TableVersion | None:
+    text = java_call(_tables(spark).latest, spark._jsparkSession, root)
+    return None if text is None else TableVersion.from_json(root, text)
+
+
+def commit(spark: SparkSession, root: str, read_version: int, operation: str, added: Sequence[DataFile],
+           removed: Sequence[str] = (), layout: Mapping[str, Any] | None = None, metadata_version: int | None = None,
+           properties: Mapping[str, str] | None = None, commit_info: Mapping[str, Any] | None = None) -> TableVersion:
+    """Commit a change made against ``read_version``; raises SkipstoneError when a concurrent
+    commit conflicts with it (then nothing of this change is in any version)."""
+    change = {"operation": operation, "added": [f.to_json() for f in added], "removed": list(removed),
+              "metadataVersion": metadata_version, "properties": dict(properties or {}),
+              "commitInfo": dict(commit_info or {})}
+    if layout is not None:
+        change["layout"] = dict(layout)
+    text = java_call(_tables(spark).commit, spark._jsparkSession, root, int(read_version), json.dumps(change))
+    return TableVersion.from_json(root, text)
+
+
+def _tables(spark: SparkSession) -> Any:
+    from skipstone.session import jvm_entry
+
+    jvm_entry(spark)  # checks the extension is active
+    return spark._jvm.io.skipstone.table.Tables  # type: ignore[union-attr]

@@ -1,0 +1,126 @@
+"""optimize: a policy proposes a tree change from the logged workload; only the blocks it
+replaces are read and rewritten; the result is committed atomically, or not at all."""
+from __future__ import annotations
+
+import json
+import math
+import time
+import warnings
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from skipstone.errors import SkipstoneError
+from skipstone.layout.policies import LayoutChange, LayoutPolicy
+from skipstone.layout.queries import Query
+from skipstone.layout.serialization import layout_to_json
+from skipstone.table import manifest
+from skipstone.table.container import delete, new_staging_dir, read_sample, relative
+from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
+from skipstone.table.indexing import refresh_metadata
+from skipstone.table.writer import WrittenFile, write_blocks
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+
+@dataclass(frozen=True, eq=False)
+class OptimizePlan:
+    """A change planned against one version, not yet written."""
+
+    base: manifest.TableVersion
+    change: LayoutChange
+    policy: str
+
+
+@dataclass(frozen=True)
+class OptimizeResult:
+    """What one optimize committed (it is also a row of ``history()``)."""
+
+    version: int
+    benefit: float
+    cost: float
+    rows_rewritten: int
+    files_added: int
+    files_removed: int
+
+
+def workload_queries(workload: DataFrame, base: manifest.TableVersion) -> list[Query]:
+    """The logged predicates as the layout's queries, oldest first; ones it cannot read are skipped."""
+    schema = base.tree.schema
+    out = []
+    for r in workload.where("predicate IS NOT NULL").orderBy("time").select("predicate").collect():
+        try:
+            out.append(Query.from_json(json.loads(r.predicate), schema))
+        except (ValueError, TypeError, KeyError) as e:
+            warnings.warn(f"Skipstone: ignoring logged predicate {r.predicate}: {e}", stacklevel=2)
+    return out
+
+
+def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, policy: LayoutPolicy) -> OptimizePlan | None:
+    tree = base.tree
+    sample = read_sample(spark, base.root, base.properties["layout.sample"], tree.schema)
+    change = policy.propose(tree, workload_queries(workload, base), sample)
+    if change is None or not change.rewritten_blocks:
+        return None
+    gone = set(tree.block_ids.tolist()) - set(change.tree.block_ids.tolist())
+    if gone != set(change.rewritten_blocks):
+        raise SkipstoneError(f"policy {policy.name} lists blocks {sorted(change.rewritten_blocks)} as rewritten, "
+                             f"but its tree drops blocks {sorted(gone)}")
+    return OptimizePlan(base, change, policy.name)
+
+
+def apply(spark: SparkSession, p: OptimizePlan) -> OptimizeResult:
+    """Rewrite the plan's blocks and commit; if a concurrent commit conflicts, remove what was
+    written and raise (the table is as the winner left it)."""
+    from pyspark.sql.types import StructType
+
+    started = time.monotonic()
+    base, change, root = p.base, p.change, p.base.root
+    old = base.files_of(change.rewritten_blocks)
+    schema = StructType.fromJson(json.loads(base.properties["schema"]))
+    types = {c.name: schema[c.name].dataType for c in change.tree.schema.columns}
+    new_blocks = sorted(set(change.tree.block_ids.tolist()) - set(base.tree.block_ids.tolist()))
+    staging = new_staging_dir(root, "optimize")
+    published = False
+    written: list[WrittenFile] = []
+    try:
+        if old:
+            rows = spark.read.schema(schema).parquet(*[base.absolute(f) for f in old])
+            block_rows = float(base.properties["layout.blockRows"])
+            written = write_blocks(spark, rows, change.tree, types, new_blocks, staging, root,
+                                   math.ceil(MAX_BLOCK_FACTOR * block_rows))
+        removed = {f.path for f in old}
+        live = [(base.absolute(f), f.size, f.modification_time) for f in base.files if f.path not in removed]
+        live += [(w.path, w.size, w.mtime) for w in written]
+        metadata_version, counts = refresh_metadata(spark, root, live)
+        published = True
+        added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
+        kept = [f for f in base.files if f.path not in removed]
+        tree = with_actual_rows(change.tree, kept + added)
+        rows_rewritten = sum(f.rows for f in old)
+        info = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost, "rowsRewritten": rows_rewritten,
+                "filesAdded": len(added), "filesRemoved": len(old), "blocksRewritten": list(change.rewritten_blocks),
+                "blocksAdded": new_blocks, "description": change.description,
+                "durationMs": round(1000 * (time.monotonic() - started), 1)}
+        committed = manifest.commit(spark, root, base.version, "OPTIMIZE", added, sorted(removed),
+                                    layout=layout_to_json(tree), metadata_version=metadata_version, commit_info=info)
+    except BaseException:
+        for w in written:  # ours alone, and no version lists them
+            delete(spark, w.path)
+        if published:
+            _repair_metadata(spark, root)
+        raise
+    finally:
+        delete(spark, staging)
+    return OptimizeResult(committed.version, change.benefit, change.cost, rows_rewritten, len(added), len(old))
+
+
+def _repair_metadata(spark: SparkSession, root: str) -> None:
+    """After a lost commit, the newest skipping metadata covers this writer's files, not the
+    winner's: rebuild it for the winner's version so its files skip again."""
+    current = manifest.latest(spark, root)
+    if current is not None and current.files:
+        try:
+            refresh_metadata(spark, root, [(current.absolute(f), f.size, f.modification_time) for f in current.files])
+        except SkipstoneError as e:
+            warnings.warn(f"Skipstone: could not refresh the skipping metadata of {root}: {e}", stacklevel=2)

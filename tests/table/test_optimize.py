@@ -1,0 +1,165 @@
+"""optimize on real Spark: the logged workload drives Amoeba's adaptive plans; only the replaced
+blocks are rewritten; rows and answers never change; queries see one version; a losing
+concurrent commit leaves no trace; every commit is a row of history()."""
+from __future__ import annotations
+
+import json
+import os
+import threading
+
+import pytest
+from pyspark.sql import functions as F
+
+import skipstone
+from skipstone import Skipstone
+from skipstone.layout import AmoebaAdaptive, KdTree
+from skipstone.table import manifest
+from tests.table.table_data import as_multiset
+
+ROWS = 8000
+QUERY = "SELECT count(*), sum(v) FROM parquet.`{root}` WHERE a < 1000"
+
+
+@pytest.fixture(scope="module")
+def source(spark):
+    # laid out on b only, queried on a: the adaptive optimizer has something to win
+    return spark.range(ROWS).select((F.col("id") * 7919 % ROWS).alias("a"), (F.col("id") % 97).alias("b"),
+                                    F.col("id").alias("v"))
+
+
+def new_table(spark, source, tmp_path):
+    return Skipstone.create(spark, str(tmp_path / "t"), source, layout=KdTree(block_rows=1000, columns=["b"]))
+
+
+def run_workload(spark, root, times=6):
+    for _ in range(times):
+        spark.sql(QUERY.format(root=root)).collect()
+
+
+def data_files_on_disk(root):
+    local = root.replace("file:", "")
+    return {n for n in os.listdir(local) if n.endswith(".parquet")}
+
+
+def test_the_workload_log_records_each_query_with_its_predicate(spark, source, tmp_path):
+    t = new_table(spark, source, tmp_path)
+    run_workload(spark, t.root, times=3)
+    spark.sql(f"SELECT * FROM parquet.`{t.root}` WHERE b IN (1, 2) AND NOT (v >= 10)").collect()
+    log = t.workload().collect()
+    assert len(log) == 4 and {r.version for r in log} == {1}
+    assert json.loads(log[0].predicate) == {"column": "a", "op": "<", "value": 1000}
+    assert json.loads(log[3].predicate) == {"and": [{"column": "b", "op": "IN", "value": [1, 2]},
+                                                    {"column": "v", "op": "<", "value": 10}]}
+    assert all(r.files_total == len(t.current().files) and 0 <= r.files_read <= r.files_total for r in log)
+
+
+def test_optimize_rewrites_only_the_blocks_it_replaces_and_keeps_every_row(spark, source, tmp_path):
+    t = new_table(spark, source, tmp_path)
+    before = t.current()
+    run_workload(spark, t.root)
+    spark.sql(QUERY.format(root=t.root)).collect()
+    read_before = skipstone.last_query_stats(spark)
+    result = t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))
+    assert result is not None and result.version == 2 and result.benefit > result.cost
+    after = t.current()
+    removed = {f.path for f in before.files} - {f.path for f in after.files}
+    rewritten = set(json.loads(t.history().collect()[-1].commit_info)["blocksRewritten"])
+    assert {f.block for f in before.files if f.path in removed} == rewritten
+    assert all(f in after.files for f in before.files if f.block not in rewritten)
+    assert result.rows_rewritten == sum(f.rows for f in before.files if f.path in removed)
+    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+    expected = source.where("a < 1000").agg(F.count("*"), F.sum("v")).collect()
+    assert spark.sql(QUERY.format(root=t.root)).collect() == expected
+    read_after = skipstone.last_query_stats(spark)
+    assert read_after.bytes_total - read_after.bytes_skipped < read_before.bytes_total - read_before.bytes_skipped
+    history = t.history().collect()
+    assert [(h.version, h.operation) for h in history] == [(1, "CREATE"), (2, "OPTIMIZE")]
+    assert history[1].rows_rewritten == result.rows_rewritten and history[1].policy == "AmoebaAdaptive"
+    assert history[1].files_removed == len(removed) and history[1].files_added == result.files_added
+
+
+def test_optimize_without_a_workload_changes_nothing(spark, source, tmp_path):
+    t = new_table(spark, source, tmp_path)
+    assert t.optimize(AmoebaAdaptive()) is None
+    assert t.version == 1
+
+
+def test_a_query_during_optimize_sees_exactly_one_version(spark, source, tmp_path):
+    t = new_table(spark, source, tmp_path)
+    run_workload(spark, t.root)
+    expected = source.where("a < 1000").agg(F.count("*"), F.sum("v")).collect()
+    total = source.agg(F.count("*"), F.sum("v")).collect()
+    answers, stop = [], threading.Event()
+
+    def reader():
+        session = spark.newSession()
+        session.conf.set("spark.skipstone.metadataCacheTtlSeconds", "0")
+        while not stop.is_set():
+            answers.append((session.sql(QUERY.format(root=t.root)).collect(),
+                            session.sql(f"SELECT count(*), sum(v) FROM parquet.`{t.root}`").collect()))
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        result = t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))
+    finally:
+        stop.set()
+        thread.join()
+    assert result is not None and answers
+    # a mix of versions would count the rewritten rows twice or not at all
+    assert all(a == (expected, total) for a in answers)
+    assert {r.version for r in t.workload().collect()} <= {1, 2}
+
+
+def test_a_losing_concurrent_optimize_leaves_no_trace(spark, source, tmp_path):
+    t = new_table(spark, source, tmp_path)
+    run_workload(spark, t.root)
+    from skipstone.table.optimize import apply
+
+    policy = AmoebaAdaptive(window=100, write_multiplier=4)
+    first, second = t._plan(policy), t._plan(policy)  # both planned on version 1
+    files_before = data_files_on_disk(t.root)
+    apply(spark, first)
+    winner_files = data_files_on_disk(t.root)
+    with pytest.raises(skipstone.SkipstoneError, match="was not committed"):
+        apply(spark, second)
+    assert t.version == 2 and len(t.history().collect()) == 2
+    assert data_files_on_disk(t.root) == winner_files  # the loser's files are gone
+    assert files_before < winner_files
+    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+    staging = os.path.join(t.root.replace("file:", ""), "_skipstone", "staging")
+    assert not os.path.exists(staging) or not os.listdir(staging)
+
+
+def test_commits_that_do_not_conflict_all_land_in_order(spark, source, tmp_path):
+    t = new_table(spark, source, tmp_path)
+    errors: list[BaseException] = []
+
+    def set_property(k: int) -> None:
+        try:  # every writer read version 1; each loser rebases onto the winner's version
+            manifest.commit(spark, t.root, 1, "SET PROPERTIES", [], properties={f"p{k}": str(k)})
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=set_property, args=(k,)) for k in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    v = t.current()
+    assert v.version == 7 and all(v.properties[f"p{k}"] == str(k) for k in range(6))
+    assert [h.version for h in t.history().collect()] == list(range(1, 8))
+    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+
+
+def test_a_user_written_policy_from_the_docs_works(spark, source, tmp_path):
+    from tests.table.hot_block_policy import SplitHotBlock
+
+    t = new_table(spark, source, tmp_path)
+    run_workload(spark, t.root)
+    before = t.current()
+    result = t.optimize(SplitHotBlock())
+    assert result is not None and result.files_removed == 1 and t.tree().block_count == before.tree.block_count + 1
+    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+    assert t.history().collect()[-1].policy == "SplitHotBlock"
