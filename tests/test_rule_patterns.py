@@ -17,6 +17,7 @@ import udfs  # noqa: F401  (Python workers use this interpreter and see this dir
 from conftest import run_both_ways
 from datasets import write_tables
 from skipstone import Formatted, Role, Rule, RuleIndex, Skipstone, SkipstoneError
+from user_types import Ranges
 
 
 def as_text(v: object) -> str | None:
@@ -114,3 +115,14 @@ def test_formatted_type_that_is_not_the_function_type_is_rejected(spark, numbers
     with pytest.raises(SkipstoneError, match=r"type='string' but text_length\(s\) returns int"):
         Skipstone.for_path(spark, numbers).build(Formatted("s", text_length, "text_length", type="string"))
 
+
+def test_user_type_with_a_cover_answers_conjunctions_whole(spark, tmp_path):
+    # file 0: ranges [0, 1] and [10, 11]; `v > 3` meets one, `v < 8` the other, none both
+    root = write_tables(str(tmp_path / "ranges"), [pa.table({"v": pa.array([0, 1, 10, 11], pa.int32())}),
+                                                   pa.table({"v": pa.array([5, 6], pa.int32())})])
+    Skipstone.for_path(spark, root).build(Ranges("v"))
+    rows, stats = run_both_ways(spark, f"SELECT v FROM parquet.`{root}` WHERE v > 3 AND v < 8")
+    assert rows == [(5,), (6,)]
+    assert stats.files_skipped == 1
+    _, stats = run_both_ways(spark, f"SELECT v FROM parquet.`{root}` WHERE v > 3 OR v < 8")
+    assert stats.files_skipped == 0
