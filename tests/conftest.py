@@ -36,7 +36,17 @@ def spark(spark_context_session) -> Iterator[Any]:
     """A fresh SparkSession per module (own conf and views) over the shared SparkContext."""
     session = spark_context_session.newSession()
     session.conf.set("spark.skipstone.metadataCacheTtlSeconds", "0")
+    make_active(session)
     yield session
+
+
+def make_active(session: Any) -> None:
+    """The module's session is the active one, as a user's only session is: builds look up
+    UDFs and check rules there (pyspark's own createDataFrame activates a session this way)."""
+    from pyspark.sql import SparkSession
+
+    SparkSession._activeSession = session
+    SparkSession._get_j_spark_session_class(session._jvm).setActiveSession(session._jsparkSession)
 
 
 def normalized(rows: list[Any]) -> list[tuple[Any, ...]]:

@@ -46,7 +46,11 @@ CASES = [
     ("st_distance(15.0, 15.0, lat, lon) < 3", 6, 7),
     ("st_distance(lat, lon, 21, 21) <= 2", 5, 6),
     ("lat > 35", 6, 6),
-    ("lat BETWEEN 11 AND 19", 6, 6),                  # each bound alone meets a box of file 6
+    ("lat BETWEEN 11 AND 19", 6, 7),                  # each bound meets a box of file 6, no box both
+    ("NOT (lat < 11 OR lat > 19)", 6, 7),             # the same range, negated
+    ("lat BETWEEN 0 AND 3 AND lon BETWEEN 57 AND 61", 6, 7),   # lat of one cluster, lon of the other
+    ("lat BETWEEN 38 AND 39 AND lon BETWEEN 58 AND 59", 6, 6),  # inside the second cluster
+    (f"st_contains('{P1}', lat, lon) AND lon > 55", 6, 7),      # polygon on one box, lon on the other
     ("lon IN (5, 45)", 2, 3),
     (f"NOT st_contains('{P1}', lat, lon)", 0, 0),      # NOT of a UDF: nothing is provable
     ("st_distance(lat, lon, 15.0, 15.0) > 3", 0, 0),  # only "near" is mapped
@@ -118,3 +122,35 @@ def _files_meeting_box(spark, root: str, lon0: float, lon1: float, lat0: float, 
         F.min("lat").alias("a"), F.max("lat").alias("b"), F.min("lon").alias("c"), F.max("lon").alias("d"))
     return extents.where((F.col("a") <= lat1) & (F.col("b") >= lat0) & (F.col("c") <= lon1)
                          & (F.col("d") >= lon0)).count()
+
+
+BOUNDARY_CASES = {
+    # lat's type, file 0's points, a query that holds for the first point only
+    "decimal": (pa.decimal128(20, 20), [("0.10000000000000001900", "0.5"), ("0.1", "0.5")],
+                "lat > 0.10000000000000001800"),
+    "bigint": (pa.int64(), [(2**53 + 1, 7), (None, None)], f"lat > {2**53}"),
+}
+
+
+@pytest.mark.parametrize("kind", BOUNDARY_CASES)
+def test_boxes_on_exact_coordinates_keep_the_boundary_value(spark, tmp_path, kind):
+    # 0.100000000000000019 and 2**53 + 1 both round to a float64 below them: a box ending at
+    # that float64 would leave the point out, and the query above would skip its file.
+    import decimal
+
+    arrow_type, points, predicate = BOUNDARY_CASES[kind]
+    value = decimal.Decimal if kind == "decimal" else int
+
+    def table(pts: list) -> pa.Table:
+        return pa.table({axis: pa.array([None if p[i] is None else value(p[i]) for p in pts], arrow_type)
+                         for i, axis in enumerate(("lat", "lon"))})
+
+    small = [("0.05", "0.05")] * 2 if kind == "decimal" else [(5, 5)] * 2
+    root = str(tmp_path / kind)
+    os.makedirs(root)
+    write_file(root, 0, table(points))
+    write_file(root, 1, table(small))
+    Skipstone.for_path(spark, root).build(GeoBox("lat", "lon", boxes=2))
+    rows, stats = run_both_ways(spark, f"SELECT lat FROM parquet.`{root}` WHERE {predicate}")
+    assert len(rows) == 1
+    assert stats.files_skipped == 1

@@ -89,3 +89,19 @@ def test_file_changed_after_indexing_is_read(spark, data, tmp_path):
     assert rows == [(2,)]
     assert stats.per_dataset[0].files_unindexed == 1
     assert stats.files_skipped == 2
+
+
+def test_far_from_the_origin_a_point_at_exactly_the_radius_is_kept(spark, data, tmp_path):
+    # |x| is about 8e8, so d(x, o) and d(q, o) carry rounding errors near 6e-8 each, and their
+    # difference overstates d(x, q) by more than an absolute slack of 1e-9 would absorb
+    x, q = [699642631.0, 407608742.0], [699642631.6996427, 407608742.40760875]
+    r = euclidean(x, q)
+    root = str(tmp_path / "far")
+    os.makedirs(root)
+    write_file(root, 0, pa.table({"v": pa.array([x], pa.list_(pa.float64())), "id": [0]}))
+    write_file(root, 1, pa.table({"v": pa.array([[0.0, 1.0]], pa.list_(pa.float64())), "id": [1]}))
+    Skipstone.for_path(spark, root).build(MetricDist("v", Metric.euclidean(), [0.0, 0.0]))
+    rows, stats = run_both_ways(
+        spark, f"SELECT id FROM parquet.`{root}` WHERE euclidean(v, array({q[0]!r}D, {q[1]!r}D)) <= {r!r}D")
+    assert rows == [(0,)]
+    assert stats.files_skipped == 1

@@ -45,3 +45,23 @@ def words_table(file: int) -> pa.Table:
         return pa.table({"word": pa.array([None] * 10, pa.string())})
     lengths = [5] * 10 if file == 2 else [2 * file + 1 + j % 2 for j in range(10)]
     return pa.table({"word": [LETTERS[file] * n for n in lengths], "n": list(range(10))})
+
+
+def value_ranges(rows):
+    """Two ranges covering a file's values, split at the widest gap between them."""
+    v = sorted(int(x) for x in rows.iloc[:, 0].dropna())
+    if len(v) < 2:
+        return [{"lo": x, "hi": x} for x in v]
+    cut = max(range(1, len(v)), key=lambda i: v[i] - v[i - 1])
+    return [{"lo": v[0], "hi": v[cut - 1]}, {"lo": v[cut], "hi": v[-1]}]
+
+
+@dataclass(frozen=True)
+class Ranges(RuleIndex):
+    """Per file two value ranges; each value lies in one of them, so they are a cover."""
+
+    column: str
+    kind: ClassVar[str] = "ranges"
+    cover: ClassVar = "parts"
+    metadata: ClassVar = (Role("parts", "array<struct<lo:int,hi:int>>", per_file=value_ranges),)
+    rules: ClassVar = Rule.range("{col}", "p.lo", "p.hi", wrap=lambda c: f"exists({{parts}}, p -> {c})")

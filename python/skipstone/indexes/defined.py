@@ -40,10 +40,16 @@ class RuleIndex(IndexType):
     Subclasses are frozen dataclasses with a ``kind`` and a ``column`` field (or override
     ``columns``); types whose roles or rules depend on their fields override
     ``role_definitions()`` / ``rule_definitions()`` and ``from_stored``.
+
+    ``cover`` names an array role holding one element for each row the rules speak about
+    (each of GeoBox's points lies in one of its file's boxes). Clauses of the form
+    ``U OR exists({cover}, e -> P)`` then also answer conjunctions whole: the clauses of
+    ``a AND b`` are tested on one element at a time.
     """
 
     metadata: ClassVar[tuple[Role, ...]] = ()
     rules: ClassVar[tuple[Rule, ...]] = ()
+    cover: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         if isinstance(cls.__dict__.get("kind"), str) and not _KIND.match(cls.kind):
@@ -71,7 +77,8 @@ class RuleIndex(IndexType):
         return {}
 
     def params(self) -> dict[str, str]:
-        return {**self.settings(), **roles_to_params(self.role_definitions()),
+        cover = {} if self.cover is None else {"cover": self.cover}
+        return {**self.settings(), **cover, **roles_to_params(self.role_definitions()),
                 **rules_to_params(self.rule_definitions())}
 
     def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:

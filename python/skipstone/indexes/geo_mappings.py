@@ -8,6 +8,9 @@ BBOX = "skipstone_wkt_bbox({wkt})"
 # MinMax keeps NaN as the largest value: as a bound, NaN means "unbounded".
 LAT_MIN, LAT_MAX = "nanvl({lat:minmax.min}, CAST('-Infinity' AS DOUBLE))", "nanvl({lat:minmax.max}, CAST('Infinity' AS DOUBLE))"
 LON_MIN, LON_MAX = "nanvl({lon:minmax.min}, CAST('-Infinity' AS DOUBLE))", "nanvl({lon:minmax.max}, CAST('Infinity' AS DOUBLE))"
+# The UDF and the clause compute a distance in float64 in different ways; their rounding errors
+# scale with the coordinates and the distance (a few ulps of each), so the slack does too.
+DISTANCE_SLACK = "1e-9 * (abs({lat0}) + abs({lon0}) + abs({d}))"
 
 
 def geo_minmax_mapping(contains: str = "st_contains", distance: str = "st_distance") -> UdfMapping:
@@ -22,7 +25,7 @@ def geo_minmax_mapping(contains: str = "st_contains", distance: str = "st_distan
     meets = (f"{LAT_MIN} <= {BBOX}.ymax AND {LAT_MAX} >= {BBOX}.ymin AND "
              f"{LON_MIN} <= {BBOX}.xmax AND {LON_MAX} >= {BBOX}.xmin")
     near = (f"sqrt(pow(greatest({LAT_MIN} - {{lat0}}, {{lat0}} - {LAT_MAX}, 0D), 2) + "
-            f"pow(greatest({LON_MIN} - {{lon0}}, {{lon0}} - {LON_MAX}, 0D), 2)) <= {{d}} + 1e-9 * (1 + abs({{d}}))")
+            f"pow(greatest({LON_MIN} - {{lon0}}, {{lon0}} - {LON_MAX}, 0D), 2)) <= {{d}} + {DISTANCE_SLACK}")
     calls = (f"{distance}({{lat}}, {{lon}}, {{lat0}}, {{lon0}})", f"{distance}({{lat0}}, {{lon0}}, {{lat}}, {{lon}})")
     return UdfMapping(f"{contains}, {distance} on minmax", (
         Rule(f"{contains}({{wkt}}, {{lat}}, {{lon}})", meets),

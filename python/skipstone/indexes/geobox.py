@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 from skipstone.errors import SkipstoneError
 from skipstone.indexes.defined import RuleIndex
+from skipstone.indexes.geo_mappings import DISTANCE_SLACK
 from skipstone.indexes.point_cover import cover
 from skipstone.indexes.rules import Role, Rule
 
@@ -38,6 +39,7 @@ class GeoBox(RuleIndex):
     contains: str = "st_contains"
     distance: str = "st_distance"
     kind: ClassVar[str] = "geobox"
+    cover: ClassVar[str | None] = "boxes"   # a point is in one box: `lat > 1 AND lon < 2` is tested per box
 
     def __post_init__(self) -> None:
         if self.boxes < 1:
@@ -72,7 +74,7 @@ class GeoBox(RuleIndex):
 
     def _distance_rules(self) -> tuple[Rule, ...]:
         near = (f"sqrt(pow(greatest(b.lat_min - {{lat0}}, {{lat0}} - b.lat_max, 0D), 2) + "
-                f"pow(greatest(b.lon_min - {{lon0}}, {{lon0}} - b.lon_max, 0D), 2)) <= {{d}} + 1e-9 * (1 + abs({{d}}))")
+                f"pow(greatest(b.lon_min - {{lon0}}, {{lon0}} - b.lon_max, 0D), 2)) <= {{d}} + {DISTANCE_SLACK}")
         calls = (f"{self.distance}({{col0}}, {{col1}}, {{lat0}}, {{lon0}})",
                  f"{self.distance}({{lat0}}, {{lon0}}, {{col0}}, {{col1}})")
         return tuple(Rule(f"{call} {op} {{d}}", _any_box(near)) for call in calls for op in ("<", "<="))

@@ -21,7 +21,8 @@ class Metric:
     """A distance as queries call it (``udf``) and as SQL computes it (``sql`` over ``{a}``, ``{b}``).
 
     The JVM evaluates ``sql`` for the query point, so both must compute the same distance;
-    ``tolerance`` absorbs floating-point differences between them.
+    ``tolerance`` absorbs floating-point differences between them, relative to the distances
+    compared (1e-9: a billionth of the largest of them). Integer metrics need none.
 
     >>> Metric.levenshtein().udf
     'levenshtein'
@@ -83,7 +84,10 @@ class MetricDist(RuleIndex):
 
     def rule_definitions(self) -> tuple[Rule, ...]:
         dq = self.metric.of("{q}", self.origin_sql)
-        slack = f"{self.metric.tolerance!r} * (1 + abs({{r}}))" if self.metric.tolerance else "0"
+        # Floating-point errors of the UDF, of the SQL and of the bounds' own arithmetic are
+        # relative: a few ulps of the largest quantity involved, so the slack scales with them.
+        slack = (f"{self.metric.tolerance!r} * (abs({{lo}}) + abs({{hi}}) + abs({dq}) + abs({{r}}))"
+                 if self.metric.tolerance else "0")
         low = f"greatest({{lo}} - {dq}, {dq} - {{hi}})"     # no value is nearer q than this
         high = f"({{hi}} + {dq} + {slack})"                # nor farther than this
         near = f"{low} - {slack}"

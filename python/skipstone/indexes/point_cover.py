@@ -3,6 +3,8 @@
 Points of a file often form clusters (cities of two regions, a route's stops); one bounding
 box would cover the empty space between them too. Repeatedly splitting the box set at its
 widest empty gap (along either axis) until there are ``k`` boxes leaves that space out.
+The splitting works on float64 values; only the boxes' bounds must be exact, and are rounded
+outward.
 """
 from __future__ import annotations
 
@@ -30,9 +32,27 @@ def cover(lat: np.ndarray, lon: np.ndarray, k: int) -> list[dict[str, float]]:
             break
         g = groups.pop(i)
         groups += [g[axis[g] <= cut], g[axis[g] > cut]]
-    boxes = [{"lat_min": float(lat[g].min()), "lat_max": float(lat[g].max()),
-              "lon_min": float(lon[g].min()), "lon_max": float(lon[g].max())} for g in groups]
+    boxes = [{"lat_min": _below(lat[g].min()), "lat_max": _above(lat[g].max()),
+              "lon_min": _below(lon[g].min()), "lon_max": _above(lon[g].max())} for g in groups]
     return sorted(boxes, key=lambda b: (b["lat_min"], b["lon_min"]))
+
+
+# Bounds are float64 two ulps outside the points, whatever the coordinates' type. A DECIMAL or
+# BIGINT value reaches Python rounded to the nearest float64, which may lie inside the box it
+# should bound: one ulp outward bounds the value itself. Queries compare such a column with a
+# constant exactly while the clause compares the bound with the constant rounded to float64,
+# which may round onto the bound: the second ulp keeps `max > c` TRUE whenever some value is
+# above c. Doubles lose only boundary-exact skips (`lat > 10` on a file whose largest lat is 10).
+def _below(v: float) -> float:
+    import numpy as np
+
+    return float(np.nextafter(np.nextafter(v, -np.inf), -np.inf))
+
+
+def _above(v: float) -> float:
+    import numpy as np
+
+    return float(np.nextafter(np.nextafter(v, np.inf), np.inf))
 
 
 def _widest_gap(values: np.ndarray) -> tuple[float, float]:

@@ -20,29 +20,31 @@ import io.skipstone.metadata.LoadedMetadata
 class ClauseTemplate(val text: RuleText, parsed: Expression) {
 
   def instantiate(session: SparkSession, metadata: LoadedMetadata, b: Bindings,
-                  metadataColumn: (Placeholder, Bindings) => Option[String]): Option[Expression] = {
-    val substituted = text.placeholders.toSeq.foldLeft(Option(parsed)) { case (acc, (id, ph)) =>
+                  metadataColumn: (Placeholder, Bindings) => Option[String]): Option[Expression] =
+    substitute(b, metadataColumn).flatMap(ClauseTemplate.resolve(session, metadata, _))
+
+  /** The clause with its placeholders filled in, still unresolved (so it can be combined). */
+  def substitute(b: Bindings, metadataColumn: (Placeholder, Bindings) => Option[String]): Option[Expression] =
+    text.placeholders.toSeq.foldLeft(Option(parsed)) { case (acc, (id, ph)) =>
       acc.flatMap { e =>
         val value = b.constants.get(ph.name).filter(_ => ph.role.isEmpty)
           .orElse(metadataColumn(ph, b).map(c => UnresolvedAttribute.quoted(c)))
         value.map(v => e.transformUp { case x if RuleText.identifier(x).contains(id) => v })
       }
     }
-    substituted.flatMap(resolve(session, metadata, _))
-  }
-
-  /** Analysis as for `SELECT * FROM metadata WHERE clause`, constants folded once here. */
-  private def resolve(session: SparkSession, metadata: LoadedMetadata, clause: Expression): Option[Expression] = {
-    val plan = Filter(clause, LocalRelation(metadata.attributes))
-    val analyzed = session.sessionState.analyzer.executeAndCheck(plan, new QueryPlanningTracker)
-    ConstantFolding(ReplaceExpressions(analyzed)) match {
-      case Filter(condition, _) if condition.dataType == BooleanType => Some(ClauseTemplate.inlineWith(condition))
-      case _ => None
-    }
-  }
 }
 
 object ClauseTemplate {
+  /** Analysis as for `SELECT * FROM metadata WHERE clause`, constants folded once here. */
+  def resolve(session: SparkSession, metadata: LoadedMetadata, clause: Expression): Option[Expression] = {
+    val plan = Filter(clause, LocalRelation(metadata.attributes))
+    val analyzed = session.sessionState.analyzer.executeAndCheck(plan, new QueryPlanningTracker)
+    ConstantFolding(ReplaceExpressions(analyzed)) match {
+      case Filter(condition, _) if condition.dataType == BooleanType => Some(inlineWith(condition))
+      case _ => None
+    }
+  }
+
   /** `With` (from e.g. BETWEEN) is unevaluable; the metadata row is small, so inline it. */
   def inlineWith(e: Expression): Expression = e.transformUp {
     case With(child, defs) =>

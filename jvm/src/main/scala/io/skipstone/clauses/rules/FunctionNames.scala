@@ -9,29 +9,30 @@ import org.apache.spark.sql.catalyst.expressions.{Expression, PythonUDF, Runtime
 
 /**
  * Whether a function name written in a pattern denotes the function a resolved leaf calls.
- * UDFs keep their registered name in the plan; built-ins are known by class, which the
- * session's catalog gives for a name.
+ * UDFs keep their registered name in the plan. A built-in is known by what it builds: the
+ * catalog builds the name over the leaf's own arguments, and the result must be the leaf's
+ * node — same class, same result type, same non-child arguments. Class alone is not enough:
+ * `int`, `double` and `string` all build a Cast, and `int(x)` is not `CAST(x AS DECIMAL(10,1))`.
  */
 class FunctionNames(catalog: SessionCatalog) {
-  private val classNames = new ConcurrentHashMap[String, Option[String]]()
+  private val builtins = new ConcurrentHashMap[String, java.lang.Boolean]()
 
   def same(nameParts: Seq[String], e: Expression): Boolean = {
     val name = nameParts.last
     e match {
       case u: PythonUDF => u.name.equalsIgnoreCase(name)
       case u: ScalaUDF => u.udfName.exists(_.equalsIgnoreCase(name))
-      case _ => registeredClass(name).contains(e.getClass.getName) || builtBy(name, e)
+      case _ => isBuiltinOrTemp(name) && builds(name, e)
     }
   }
 
-  private def registeredClass(name: String): Option[String] =
-    classNames.computeIfAbsent(name.toLowerCase, n => catalog.lookupBuiltinOrTempFunction(n).map(_.getClassName))
+  private def isBuiltinOrTemp(name: String): Boolean =
+    builtins.computeIfAbsent(name.toLowerCase, n => catalog.lookupBuiltinOrTempFunction(n).isDefined)
 
-  /** Names registered as builders (or rewritten at analysis) build the leaf's class from its children. */
-  private def builtBy(name: String, e: Expression): Boolean =
-    registeredClass(name).isDefined &&
-      Try(catalog.resolveBuiltinOrTempFunction(name, e.children)).toOption.flatten.exists {
-        case r: RuntimeReplaceable => r.getClass == e.getClass || r.replacement.getClass == e.getClass
-        case built => built.getClass == e.getClass
-      }
+  /** Also when the name is rewritten at analysis (`startswith`): the leaf is then its replacement. */
+  private def builds(name: String, e: Expression): Boolean =
+    Try(catalog.resolveBuiltinOrTempFunction(name, e.children)).toOption.flatten.exists {
+      case r: RuntimeReplaceable => NodeArguments.sameNode(r, e) || NodeArguments.sameNode(r.replacement, e)
+      case built => NodeArguments.sameNode(built, e)
+    }
 }

@@ -4,8 +4,8 @@ import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{AnalysisException, SparkSession}
-import org.apache.spark.sql.catalyst.analysis.Resolver
-import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute}
+import org.apache.spark.sql.catalyst.expressions.{Expression, Not}
 import org.apache.spark.sql.catalyst.expressions.Literal.TrueLiteral
 
 import io.skipstone.clauses.{LeafClauses, LeafTranslator}
@@ -15,7 +15,8 @@ import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
  * The interpreter of stored rules: answers a predicate leaf with every rule of the index whose
  * pattern matches it. Index types defined in Python and UDF mappings reach the JVM this way,
  * as data; a rule whose text does not parse, or whose clause does not resolve against the
- * metadata, answers nothing (its files are read) and is logged.
+ * metadata, answers nothing (its files are read) and is logged. An index with a cover (see
+ * [[CoverConjunction]]) also answers conjunctions whole.
  */
 case class RuleTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver, session: SparkSession)
   extends LeafTranslator with Logging {
@@ -23,8 +24,41 @@ case class RuleTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver: 
   private val functions = new FunctionNames(session.sessionState.catalog)
   private val rules: Seq[CompiledRule] = StoredRule.of(index).flatMap(compile)
 
+  private val cover: Option[UnresolvedAttribute] =
+    index.params.get(CoverConjunction.Param).flatMap(index.metadataColumns.get).map(UnresolvedAttribute.quoted(_))
+
   override def translate(leaf: Expression): Option[LeafClauses] =
     rules.flatMap(answer(_, leaf)).reduceOption(_ and _)
+
+  /** Only worth it when two conjuncts or more have clauses over the cover. */
+  override def conjunction(conjuncts: Seq[Expression]): Option[Expression] = cover.flatMap { c =>
+    val parts = conjuncts.map(coverParts(_, c)).filter(_.nonEmpty)
+    if (parts.length < 2) None
+    else resolve(s"the conjunction of ${parts.length} leaves", CoverConjunction.merge(parts.flatten, c))
+  }
+
+  /** The cover clauses of one conjunct: "may be TRUE" of a leaf, "may be FALSE" of a negated one. */
+  private def coverParts(conjunct: Expression, cover: UnresolvedAttribute): Seq[CoverPart] = {
+    val (leaf, clause) = conjunct match {
+      case Not(negated) => (negated, (r: CompiledRule) => r.mayBeFalse)
+      case positive => (positive, (r: CompiledRule) => Some(r.mayBeTrue))
+    }
+    for {
+      rule <- rules
+      template <- clause(rule).toSeq
+      b <- rule.matcher(rule.pattern, leaf).toSeq
+      substituted <- template.substitute(b, metadataColumn).toSeq
+      part <- CoverConjunction.part(substituted, cover).toSeq
+    } yield part
+  }
+
+  private def resolve(what: String, clause: Expression): Option[Expression] =
+    try ClauseTemplate.resolve(session, metadata, clause)
+    catch {
+      case e: AnalysisException =>
+        logWarning(s"Skipstone: $what over ${index.describe} does not resolve; left to its leaves: ${e.getMessage}")
+        None
+    }
 
   private case class CompiledRule(stored: StoredRule, pattern: Expression, matcher: PatternMatch,
                                   mayBeTrue: ClauseTemplate, mayBeFalse: Option[ClauseTemplate])
