@@ -46,6 +46,7 @@ class Summary:
     end_to_end: int = 0
     wrong: int = 0
     shrunk: int = 0
+    shrunk_predicates: int = 0
     seconds: float = 0.0
     failures: dict[str, Failure] = field(default_factory=dict)
     build_errors: dict[str, str] = field(default_factory=dict)

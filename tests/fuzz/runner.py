@@ -163,7 +163,11 @@ def _record(summary: Summary, ds: Dataset, p: Pred, outcome: oracle.Outcome, log
     summary.wrong += 1
     indexes = [ix.describe() for ix in ds.indexes]
     pred, missing = p, sorted(outcome.missing)
-    if shrink_failures:
+    if not predicates.deterministic(p) and any("non-deterministic conjunct first" in f.note for f in summary.failures.values()):
+        next(f for f in summary.failures.values() if "non-deterministic conjunct first" in f.note).count += 1
+        return   # the commonest class by far: counted, not shrunk again
+    if shrink_failures and summary.shrunk_predicates < MAX_SHRUNK:
+        summary.shrunk_predicates += 1
         # predicate shrinking reuses the built indexes: cheap, so every failure gets it
         def fails(cands: list[Pred]) -> list[bool]:
             return [bool(o.missing) for o in ds.verdicts(cands)]
@@ -190,6 +194,7 @@ def _record(summary: Summary, ds: Dataset, p: Pred, outcome: oracle.Outcome, log
 
 
 MAX_BLAMED = 25
+MAX_SHRUNK = 60
 
 
 def _blame(ds: Dataset, pred: Pred) -> list[str]:
