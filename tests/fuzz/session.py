@@ -41,7 +41,7 @@ def new_session() -> Any:
 def prepare(spark: Any) -> Any:
     """Settings the fuzzer relies on, in a session it may share with tests."""
     # failing predicates are expected (and isolated); their stack traces are noise
-    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger", "pyspark"):
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     logging.getLogger("py4j").setLevel(logging.CRITICAL)
     # the metadata cache is cleared after every build instead: planning then never rereads it
