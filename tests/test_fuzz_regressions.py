@@ -132,3 +132,4 @@ def test_csv_timestamps_queried_in_another_time_zone(spark, tmp_path):
         assert len(rows) == 1
     finally:
         spark.conf.set("spark.sql.session.timeZone", "UTC")
+

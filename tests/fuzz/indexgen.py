@@ -51,14 +51,14 @@ class HalfFlag(RuleIndex):
 ABSDIFF = Metric("fz_absdiff", "abs(CAST({a} AS DOUBLE) - CAST({b} AS DOUBLE))", tolerance=1e-9)
 
 
-def candidates(rng: random.Random, columns: list[Leaf]) -> list[IndexType]:
+def candidates(rng: random.Random, columns: list[Leaf], case_sensitive: bool = False) -> list[IndexType]:
     """Every index that fits the columns; the build takes a random subset of these."""
     out: list[IndexType] = []
     for leaf in columns:
         name = leaf.index_name
         if name is None:
             continue
-        if rng.random() < 0.5:  # the API resolves names case-insensitively: ask in another case
+        if not case_sensitive and rng.random() < 0.5:  # names resolve case-insensitively: ask in another case
             name = name.swapcase() if rng.random() < 0.5 else name.lower()
         fam = leaf.family
         if fam in ("integral", "decimal", "floating", "date", "timestamp", "timestamp_ntz"):
@@ -88,9 +88,9 @@ def candidates(rng: random.Random, columns: list[Leaf]) -> list[IndexType]:
     return out
 
 
-def choose(rng: random.Random, columns: list[Leaf]) -> list[IndexType]:
+def choose(rng: random.Random, columns: list[Leaf], case_sensitive: bool = False) -> list[IndexType]:
     """A random subset of the candidates (each at most once; build() rejects duplicates)."""
-    pool = candidates(rng, columns)
+    pool = candidates(rng, columns, case_sensitive)
     share = rng.choice([0.3, 0.6, 1.0])
     chosen: list[IndexType] = []
     seen: set[Any] = set()

@@ -103,6 +103,19 @@ def reference(spark: Any, df: Any, root: str, preds: list[Pred | None]) -> list[
     return out
 
 
+def filtered_files(spark: Any, df: Any, root: str, pred: Pred | None) -> set[str] | str:
+    """The files holding a row that the predicate, as a real WHERE with no skipping, returns."""
+    from pyspark.sql import functions as F
+
+    skipping(spark, False)
+    try:
+        filtered = df if pred is None else df.filter(to_column(pred))
+        rows = filtered.select(F.col("_metadata.file_path")).distinct().collect()
+    except Exception as e:  # noqa: BLE001
+        return f"reference: {_short(e)}"
+    return {file_key(r[0], root) for r in rows}
+
+
 def kept_files(spark: Any, df: Any, root: str, preds: list[Pred]) -> list[set[str] | None | str]:
     """Per predicate, the files Skipstone keeps (None: no wrapper, every file is read).
 
