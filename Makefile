@@ -5,7 +5,7 @@ JAR    := python/skipstone/jars/skipstone.jar
 SCALA  := $(shell find jvm/src/main/scala -name '*.scala')
 PYSPARK := pyspark>=4.3,<4.4
 
-.PHONY: install jar demo test bench bench-quick clean
+.PHONY: install jar demo test bench bench-quick clean fuzz
 
 install: $(VENV)/.installed $(JAR)
 
@@ -37,6 +37,13 @@ demo: install
 
 test: install
 	$(PY) -m pytest -q tests
+
+# Randomized differential fuzzer (docs/fuzzing.md): `make fuzz CASES=100000 SEED=1`.
+CASES ?= 100000
+SEED  ?= 1
+FUZZ_OUT ?= /tmp/skipstone-fuzz-out
+fuzz: install
+	PYTHONPATH=tests:python $(PY) -m fuzz --cases $(CASES) --seed $(SEED) --out $(FUZZ_OUT)
 
 clean:
 	rm -rf $(VENV) python/skipstone/jars build *.egg-info python/*.egg-info
