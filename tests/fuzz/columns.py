@@ -21,10 +21,9 @@ class Leaf:
 
     @property
     def index_name(self) -> str | None:
-        """The name Skipstone's API takes; None when it cannot name this column (a top-level `a.b`)."""
-        if len(self.path) == 1 and "." in self.path[0]:
-            return None
-        return ".".join(self.path)
+        """The name Skipstone's API takes: every part in backticks, so a top-level `a.b` and the
+        struct field a.b are told apart."""
+        return ".".join("`" + p.replace("`", "``") + "`" for p in self.path)
 
     @property
     def family(self) -> str:
