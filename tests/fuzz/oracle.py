@@ -116,6 +116,16 @@ def filtered_files(spark: Any, df: Any, root: str, pred: Pred | None) -> set[str
     return {file_key(r[0], root) for r in rows}
 
 
+def scans_anything(spark: Any, df: Any, pred: Pred) -> bool:
+    """Whether Spark, with no skipping, still reads the relation for ``df.filter(pred)``."""
+    skipping(spark, False)
+    try:
+        plan = df.filter(to_column(pred))._jdf.queryExecution().optimizedPlan().toString()
+    except Exception:  # noqa: BLE001 - a predicate Spark rejects: let the caller's check decide
+        return True
+    return "Relation" in plan.replace("LocalRelation", "")
+
+
 def kept_files(spark: Any, df: Any, root: str, preds: list[Pred]) -> list[set[str] | None | str]:
     """Per predicate, the files Skipstone keeps (None: no wrapper, every file is read).
 

@@ -67,6 +67,11 @@ class Dataset:
                 with TIMER("confirm"):
                     required = oracle.filtered_files(self.spark, self.df, self.root,
                                                      preds[n] if prefixes[n] is False else prefixes[n])
+                    if prefixes[n] is None and not isinstance(required, str) \
+                            and not oracle.scans_anything(self.spark, self.df, preds[n]):
+                        # Spark itself folded the filter to FALSE (`... AND NULL <= x`) and reads
+                        # no file at all: nothing can have been skipped wrongly.
+                        required = set()
                 if isinstance(required, str):
                     o.error, o.missing = required, set()
                 else:

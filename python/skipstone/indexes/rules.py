@@ -96,8 +96,13 @@ class Role:
 
 
 def substitute_columns(sql: str, columns: tuple[str, ...]) -> str:
-    """``{col}``, ``{col0}``, ``{col1}``, ... replaced by the quoted column names."""
-    quoted = [".".join(f"`{part}`" for part in c.split(".")) for c in columns]
+    """``{col}``, ``{col0}``, ``{col1}``, ... replaced by the quoted column names.
+
+    Names are parsed as Spark SQL names (backticks quote a part), then every part is quoted.
+    """
+    from skipstone.columns import split_name
+
+    quoted = [".".join("`" + part.replace("`", "``") + "`" for part in split_name(c)) for c in columns]
 
     def one(m: re.Match[str]) -> str:
         n = 0 if m.group(1) == "" else int(m.group(1))
