@@ -12,7 +12,7 @@ from pyspark.sql import functions as F
 
 import skipstone
 from skipstone import Skipstone
-from skipstone.layout import AmoebaAdaptive, KdTree
+from skipstone.layout import AmoebaAdaptive, KdTree, PawRebuild
 from skipstone.table import manifest
 from tests.table.table_copies import copy_table
 from tests.table.table_data import as_multiset
@@ -184,3 +184,22 @@ def test_a_user_written_policy_from_the_docs_works(spark, source, queried_table)
     assert result is not None and result.files_removed == 1 and t.tree().block_count == before.tree.block_count + 1
     assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
     assert t.history().collect()[-1].policy == "SplitHotBlock"
+
+
+def test_paw_rebuild_lays_the_whole_table_out_for_the_logged_workload(spark, source, queried_table):
+    t = queried_table
+    before = t.current()
+    spark.sql(QUERY.format(root=t.root)).collect()
+    read_before = skipstone.last_query_stats(spark)
+    result = t.optimize(PawRebuild(write_multiplier=2))
+    assert result is not None and result.files_removed == len(before.files) and result.rows_rewritten == ROWS
+    after = t.current()
+    assert not {f.path for f in after.files} & {f.path for f in before.files}
+    assert all(f.rows < 2 * 1000 for f in after.files) and sum(f.rows for f in after.files) == ROWS
+    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+    expected = source.where("a < 1000").agg(F.count("*"), F.sum("v")).collect()
+    assert spark.sql(QUERY.format(root=t.root)).collect() == expected
+    read_after = skipstone.last_query_stats(spark)
+    assert read_after.bytes_total - read_after.bytes_skipped < read_before.bytes_total - read_before.bytes_skipped
+    last = t.history().collect()[-1]
+    assert last.policy == "PawRebuild" and "delta=" in json.loads(last.commit_info)["description"]

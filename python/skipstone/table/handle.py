@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import LayoutPolicy
-from skipstone.layout.tree import PartitionTree
+from skipstone.layout.layout import Layout
 from skipstone.session import java_call
 from skipstone.table import manifest
 from skipstone.table.optimize import OptimizeResult, apply, plan
@@ -50,8 +50,9 @@ class ManagedTable(Skipstone):
         """The newest committed version number."""
         return self.current().version
 
-    def tree(self) -> PartitionTree:
-        """The partitioning tree of the newest version, with each block's actual row count."""
+    def tree(self) -> Layout:
+        """The layout of the newest version (a ``PartitionTree``, or a ``CurveLayout`` for Z-order
+        and Hilbert tables), with each block's actual row count."""
         return self.current().tree
 
     def files(self) -> DataFrame:

@@ -59,6 +59,9 @@ def workload_queries(workload: DataFrame, base: manifest.TableVersion) -> list[Q
 def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, policy: LayoutPolicy) -> OptimizePlan | None:
     tree = base.tree
     sample = read_sample(spark, base.root, base.properties["layout.sample"], tree.schema)
+    for_table = getattr(policy, "for_table", None)
+    if callable(for_table):  # policies that need the table's target block size (PawRebuild)
+        policy = for_table(float(base.properties["layout.blockRows"]))
     change = policy.propose(tree, workload_queries(workload, base), sample)
     if change is None or not change.rewritten_blocks:
         return None
