@@ -203,3 +203,20 @@ def test_paw_rebuild_lays_the_whole_table_out_for_the_logged_workload(spark, sou
     assert read_after.bytes_total - read_after.bytes_skipped < read_before.bytes_total - read_before.bytes_skipped
     last = t.history().collect()[-1]
     assert last.policy == "PawRebuild" and "delta=" in json.loads(last.commit_info)["description"]
+
+
+def test_workload_logging_can_be_turned_off_for_a_session_or_a_table(spark, new_table):
+    t = new_table
+    spark.conf.set("spark.skipstone.workloadLog.enabled", "false")
+    try:
+        run_workload(spark, t.root, times=2)
+    finally:
+        spark.conf.unset("spark.skipstone.workloadLog.enabled")
+    assert t.workload().count() == 0
+    t.set_properties({"workloadLog.enabled": "false"})
+    assert t.properties()["workloadLog.enabled"] == "false"
+    run_workload(spark, t.root, times=2)
+    assert t.workload().count() == 0
+    t.set_properties({"workloadLog.enabled": "true"})
+    run_workload(spark, t.root, times=1)
+    assert t.workload().count() == 1

@@ -1,7 +1,7 @@
 """The handle of a managed table: what `Skipstone.create` and `Skipstone.for_path` return."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
@@ -101,6 +101,25 @@ class ManagedTable(Skipstone):
             raise SkipstoneError(f"{policy!r} is not a layout policy (it needs a name and propose(tree, workload, sample))")
         base = self.current()  # planned against this version; the workload read next may be newer, which is fine
         return plan(self._spark, base, self.workload(), policy)
+
+    def properties(self) -> dict[str, str]:
+        """The newest version's table properties (format, schema, layout, settings).
+
+        >>> t.properties()["workloadLog.enabled"]   # doctest: +SKIP
+        'false'
+        """
+        return dict(self.current().properties)
+
+    def set_properties(self, properties: Mapping[str, str]) -> None:
+        """Commit new values for table properties (other keys keep theirs), as Delta's
+        ``ALTER TABLE ... SET TBLPROPERTIES``. ``workloadLog.enabled = false`` stops logging the
+        queries on this table, from every session.
+
+        >>> t.set_properties({"workloadLog.enabled": "false"})   # doctest: +SKIP
+        """
+        values = {str(k): str(v) for k, v in properties.items()}
+        manifest.commit(self._spark, self.root, self.current().version, "SET PROPERTIES", [], properties=values,
+                        commit_info={"properties": values})
 
     def drop(self) -> bool:
         raise SkipstoneError(f"{self.root} is a managed table: dropping its metadata would drop its log too; "
