@@ -46,6 +46,8 @@ class MethodRun:
     bytes_total: int = 0
     wrong_answers: int = 0
     per_query_s: list[float] = field(default_factory=list)
+    per_query_files: list[int] = field(default_factory=list)  # for calibrating a per-file cost
+    per_query_bytes: list[int] = field(default_factory=list)
 
     @property
     def total_s(self) -> float:
@@ -149,6 +151,8 @@ def _run_workload(spark: Any, source: str, workload: list[dict], runs: dict, tab
                 run.files_total += len(source_files)
                 run.bytes_read += source_bytes
                 run.bytes_total += source_bytes
+            run.per_query_files.append(run.files_read - sum(run.per_query_files))
+            run.per_query_bytes.append(run.bytes_read - sum(run.per_query_bytes))
             reference = answer if reference is None else reference
             run.wrong_answers += int(answer != reference)
             if method == "adaptive" and (i + 1) % args.optimize_every == 0:

@@ -2,8 +2,9 @@
 
 PAW (Li, Yiu, Chan; ICDE 2022) lays data out for every future workload within δ of the
 history. Here the history is the last ``window`` logged queries, δ is estimated from them as
-in PAW §IV-E (unless given), and the rebuild is proposed only when the rows the window's
-queries would no longer read exceed ``write_multiplier`` x the rows rewritten (every row).
+in PAW §IV-E (unless given), and the rebuild is proposed only when what the window's queries
+would no longer read exceeds ``write_multiplier`` x what rewriting every block reads, both
+priced by ``cost_model`` (rows by default; ``SparkCost`` for bytes plus a cost per file).
 
 >>> import numpy as np
 >>> from skipstone.layout import LayoutData, PawRebuild, Query, build_kd_tree
@@ -22,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from skipstone.layout.builders.paw import PawOptions, build_paw_tree
+from skipstone.layout.cost_model import CostModel, RowsRead
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -43,6 +45,7 @@ class PawRebuild:
     delta: float | None = None
     alpha: float = 4.0
     block_rows: float | None = None
+    cost_model: CostModel = RowsRead()
     name: str = "PawRebuild"
 
     def for_table(self, block_rows: float) -> PawRebuild:
@@ -60,8 +63,8 @@ class PawRebuild:
         # new blocks get new ids: every old block is replaced, and its files with it
         first = int(tree.block_ids.max()) + 1
         rebuilt = PartitionTree(built.schema, renumber(built.root, first))
-        benefit = sum(tree.cost(q) - rebuilt.cost(q) for q in history)
-        cost = self.write_multiplier * tree.total_rows
+        benefit = sum(tree.cost(q, self.cost_model) - rebuilt.cost(q, self.cost_model) for q in history)
+        cost = self.write_multiplier * float(self.cost_model.block_costs(tree.block_rows).sum())
         if benefit <= cost:
             return None
         return LayoutChange(rebuilt, tuple(sorted(int(b) for b in tree.block_ids)), float(benefit), float(cost),
