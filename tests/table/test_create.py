@@ -12,7 +12,7 @@ from skipstone import ManagedTable, MinMax, Skipstone
 from skipstone.layout import Amoeba
 from skipstone.layout.schema import ColumnKind
 from tests.conftest import normalized
-from tests.table.table_data import SCHEMA, as_multiset, encoded_layout_rows, mixed_rows
+from tests.table.table_data import SCHEMA, as_multiset, encoded_rows_by_file, mixed_rows
 
 ROWS = 4000
 BLOCK_ROWS = 400
@@ -60,8 +60,11 @@ def test_every_row_lies_in_the_region_of_its_files_block(spark, table):
     v = table.current()
     tree = v.tree
     position = {int(b): p for p, b in enumerate(tree.block_ids)}
-    for f in v.files:
-        rows = encoded_layout_rows(spark, v.absolute(f), tree)
+    paths = [v.absolute(f) for f in v.files]
+    by_file = encoded_rows_by_file(spark, paths, tree)
+    for f, spelled in zip(v.files, by_file):
+        rows = by_file[spelled]
+        assert rows.rows == f.rows, f.path
         assert set(tree.route(rows).tolist()) == {position[f.block]}, f.path
 
 

@@ -12,8 +12,9 @@ from pyspark.sql import functions as F
 
 import skipstone
 from skipstone import Skipstone
-from skipstone.layout import AmoebaAdaptive, KdTree
+from skipstone.layout import AmoebaAdaptive, KdTree, PawRebuild
 from skipstone.table import manifest
+from tests.table.table_copies import copy_table
 from tests.table.table_data import as_multiset
 
 ROWS = 8000
@@ -27,13 +28,37 @@ def source(spark):
                                     F.col("id").alias("v"))
 
 
-def new_table(spark, source, tmp_path):
-    return Skipstone.create(spark, str(tmp_path / "t"), source, layout=KdTree(block_rows=1000, columns=["b"]))
-
-
 def run_workload(spark, root, times=6):
     for _ in range(times):
         spark.sql(QUERY.format(root=root)).collect()
+
+
+# Creating a table costs seconds of Spark jobs: each is created once per module and every test
+# that changes a table works on its own copy (tests/table/table_copies.py).
+
+@pytest.fixture(scope="module")
+def created(spark, source, tmp_path_factory):
+    """A new table, laid out on b only, with no workload yet."""
+    path = tmp_path_factory.mktemp("created") / "t"
+    return Skipstone.create(spark, str(path), source, layout=KdTree(block_rows=1000, columns=["b"]))
+
+
+@pytest.fixture(scope="module")
+def queried(spark, created, tmp_path_factory):
+    """The new table after six queries on a, which the layout on b cannot skip for."""
+    t = copy_table(spark, created, tmp_path_factory.mktemp("queried") / "t")
+    run_workload(spark, t.root)
+    return t
+
+
+@pytest.fixture
+def new_table(spark, created, tmp_path):
+    return copy_table(spark, created, tmp_path / "t")
+
+
+@pytest.fixture
+def queried_table(spark, queried, tmp_path):
+    return copy_table(spark, queried, tmp_path / "t")
 
 
 def data_files_on_disk(root):
@@ -41,8 +66,8 @@ def data_files_on_disk(root):
     return {n for n in os.listdir(local) if n.endswith(".parquet")}
 
 
-def test_the_workload_log_records_each_query_with_its_predicate(spark, source, tmp_path):
-    t = new_table(spark, source, tmp_path)
+def test_the_workload_log_records_each_query_with_its_predicate(spark, source, new_table):
+    t = new_table
     run_workload(spark, t.root, times=3)
     spark.sql(f"SELECT * FROM parquet.`{t.root}` WHERE b IN (1, 2) AND NOT (v >= 10)").collect()
     log = t.workload().collect()
@@ -53,10 +78,9 @@ def test_the_workload_log_records_each_query_with_its_predicate(spark, source, t
     assert all(r.files_total == len(t.current().files) and 0 <= r.files_read <= r.files_total for r in log)
 
 
-def test_optimize_rewrites_only_the_blocks_it_replaces_and_keeps_every_row(spark, source, tmp_path):
-    t = new_table(spark, source, tmp_path)
+def test_optimize_rewrites_only_the_blocks_it_replaces_and_keeps_every_row(spark, source, queried_table):
+    t = queried_table
     before = t.current()
-    run_workload(spark, t.root)
     spark.sql(QUERY.format(root=t.root)).collect()
     read_before = skipstone.last_query_stats(spark)
     result = t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))
@@ -78,15 +102,14 @@ def test_optimize_rewrites_only_the_blocks_it_replaces_and_keeps_every_row(spark
     assert history[1].files_removed == len(removed) and history[1].files_added == result.files_added
 
 
-def test_optimize_without_a_workload_changes_nothing(spark, source, tmp_path):
-    t = new_table(spark, source, tmp_path)
+def test_optimize_without_a_workload_changes_nothing(created):
+    t = created  # an optimize that proposes nothing changes nothing: sharing is safe
     assert t.optimize(AmoebaAdaptive()) is None
     assert t.version == 1
 
 
-def test_a_query_during_optimize_sees_exactly_one_version(spark, source, tmp_path):
-    t = new_table(spark, source, tmp_path)
-    run_workload(spark, t.root)
+def test_a_query_during_optimize_sees_exactly_one_version(spark, source, queried_table):
+    t = queried_table
     expected = source.where("a < 1000").agg(F.count("*"), F.sum("v")).collect()
     total = source.agg(F.count("*"), F.sum("v")).collect()
     answers, stop = [], threading.Event()
@@ -111,9 +134,8 @@ def test_a_query_during_optimize_sees_exactly_one_version(spark, source, tmp_pat
     assert {r.version for r in t.workload().collect()} <= {1, 2}
 
 
-def test_a_losing_concurrent_optimize_leaves_no_trace(spark, source, tmp_path):
-    t = new_table(spark, source, tmp_path)
-    run_workload(spark, t.root)
+def test_a_losing_concurrent_optimize_leaves_no_trace(spark, source, queried_table):
+    t = queried_table
     from skipstone.table.optimize import apply
 
     policy = AmoebaAdaptive(window=100, write_multiplier=4)
@@ -131,8 +153,8 @@ def test_a_losing_concurrent_optimize_leaves_no_trace(spark, source, tmp_path):
     assert not os.path.exists(staging) or not os.listdir(staging)
 
 
-def test_commits_that_do_not_conflict_all_land_in_order(spark, source, tmp_path):
-    t = new_table(spark, source, tmp_path)
+def test_commits_that_do_not_conflict_all_land_in_order(spark, source, new_table):
+    t = new_table
     errors: list[BaseException] = []
 
     def set_property(k: int) -> None:
@@ -153,13 +175,48 @@ def test_commits_that_do_not_conflict_all_land_in_order(spark, source, tmp_path)
     assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
 
 
-def test_a_user_written_policy_from_the_docs_works(spark, source, tmp_path):
+def test_a_user_written_policy_from_the_docs_works(spark, source, queried_table):
     from tests.table.hot_block_policy import SplitHotBlock
 
-    t = new_table(spark, source, tmp_path)
-    run_workload(spark, t.root)
+    t = queried_table
     before = t.current()
     result = t.optimize(SplitHotBlock())
     assert result is not None and result.files_removed == 1 and t.tree().block_count == before.tree.block_count + 1
     assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
     assert t.history().collect()[-1].policy == "SplitHotBlock"
+
+
+def test_paw_rebuild_lays_the_whole_table_out_for_the_logged_workload(spark, source, queried_table):
+    t = queried_table
+    before = t.current()
+    spark.sql(QUERY.format(root=t.root)).collect()
+    read_before = skipstone.last_query_stats(spark)
+    result = t.optimize(PawRebuild(write_multiplier=2))
+    assert result is not None and result.files_removed == len(before.files) and result.rows_rewritten == ROWS
+    after = t.current()
+    assert not {f.path for f in after.files} & {f.path for f in before.files}
+    assert all(f.rows < 2 * 1000 for f in after.files) and sum(f.rows for f in after.files) == ROWS
+    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+    expected = source.where("a < 1000").agg(F.count("*"), F.sum("v")).collect()
+    assert spark.sql(QUERY.format(root=t.root)).collect() == expected
+    read_after = skipstone.last_query_stats(spark)
+    assert read_after.bytes_total - read_after.bytes_skipped < read_before.bytes_total - read_before.bytes_skipped
+    last = t.history().collect()[-1]
+    assert last.policy == "PawRebuild" and "delta=" in json.loads(last.commit_info)["description"]
+
+
+def test_workload_logging_can_be_turned_off_for_a_session_or_a_table(spark, new_table):
+    t = new_table
+    spark.conf.set("spark.skipstone.workloadLog.enabled", "false")
+    try:
+        run_workload(spark, t.root, times=2)
+    finally:
+        spark.conf.unset("spark.skipstone.workloadLog.enabled")
+    assert t.workload().count() == 0
+    t.set_properties({"workloadLog.enabled": "false"})
+    assert t.properties()["workloadLog.enabled"] == "false"
+    run_workload(spark, t.root, times=2)
+    assert t.workload().count() == 0
+    t.set_properties({"workloadLog.enabled": "true"})
+    run_workload(spark, t.root, times=1)
+    assert t.workload().count() == 1

@@ -22,10 +22,14 @@ from skipstone.layout.builders.paw import PawOptions, build_paw_tree
 from skipstone.layout.builders.paw_delta import estimate_delta
 from skipstone.layout.builders.paw_plugins import RedundantPartitions, tune_storage, with_precise_descriptors
 from skipstone.layout.builders.qdtree import build_qd_tree
+from skipstone.layout.cost_model import CostModel, RowsRead, SparkCost
 from skipstone.layout.curves import CurveLayout, build_curve_layout
 from skipstone.layout.layout import Descriptors, Layout
 from skipstone.layout.policies import AmoebaAdaptive, LayoutChange, LayoutPolicy
 from skipstone.layout.specs import Amoeba, KdTree, LayoutSpec, Range
+from skipstone.layout.curve_specs import Hilbert, ZOrder
+from skipstone.layout.workload_specs import Paw, QdTree
+from skipstone.layout.paw_rebuild import PawRebuild
 from skipstone.layout.predicates import And, Between, Comparison, In, Not, Or, Predicate, parse_predicate
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import Column, ColumnKind, LayoutData, Schema
@@ -35,12 +39,20 @@ from skipstone.layout.tree import Group, GroupSplit, Leaf, PartitionTree, Split
 __all__ = [
     "Amoeba",
     "AmoebaAdaptive",
+    "Hilbert",
     "KdTree",
+    "Paw",
+    "PawRebuild",
+    "QdTree",
+    "ZOrder",
     "LayoutChange",
     "LayoutPolicy",
     "LayoutSpec",
     "Range",
+    "CostModel",
     "CurveLayout",
+    "RowsRead",
+    "SparkCost",
     "OptimizerOptions",
     "PawOptions",
     "QueryWindow",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skipstone.layout.boxes import BoxSet, touching
+from skipstone.layout.cost_model import CostModel
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData, Schema
 
@@ -83,9 +84,11 @@ class Layout(ABC):
         """The ids of the blocks the query reads."""
         return self.block_ids[self.touched(query)]
 
-    def cost(self, query: Query) -> float:
-        """Rows read by the query: Cost(T, q) = sum of n_b over the blocks it touches."""
-        return float(self.block_rows[self.touched(query)].sum())
+    def cost(self, query: Query, model: CostModel | None = None) -> float:
+        """Rows read by the query: Cost(T, q) = sum of n_b over the blocks it touches; with a
+        ``model`` (``skipstone.layout.cost_model``), that model's price of those blocks."""
+        touched = self.block_rows[self.touched(query)]
+        return float(touched.sum() if model is None else model.block_costs(touched).sum())
 
     def with_counts(self, data: LayoutData, scale: float = 1.0) -> Layout:
         """Row counts from routing `data` (a sample, scaled up by `scale`)."""

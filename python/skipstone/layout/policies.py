@@ -22,6 +22,7 @@ from typing import Protocol, Sequence, runtime_checkable
 
 from skipstone.layout.adaptive.optimizer import OptimizerOptions, best_plan
 from skipstone.layout.adaptive.window import QueryWindow
+from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.tree import PartitionTree
@@ -32,7 +33,7 @@ class LayoutChange:
     """A new tree, the existing blocks it replaces, and why it pays: ``benefit`` and ``cost``
     in the policy's unit (Amoeba: rows read saved over the window, c x rows rewritten)."""
 
-    tree: PartitionTree
+    tree: Layout
     rewritten_blocks: tuple[int, ...]
     benefit: float
     cost: float
@@ -43,14 +44,19 @@ class LayoutChange:
 class LayoutPolicy(Protocol):
     """Proposes a layout change from the workload (oldest query first), or None to keep the tree.
 
-    ``sample`` is a uniform sample of the table's rows, encoded with ``tree.schema``; its rows
-    stand for the tree's rows in proportion. Blocks the change does not list keep their files,
-    so a change must route the rows of the blocks it lists only to blocks it creates.
+    ``tree`` is the table's layout: a ``PartitionTree``, or a ``CurveLayout`` for Z-order and
+    Hilbert tables. ``sample`` is a uniform sample of the table's rows, encoded with
+    ``tree.schema``; its rows stand for the tree's rows in proportion. Blocks the change does
+    not list keep their files, so a change must route the rows of the blocks it lists only to
+    blocks it creates.
+
+    A policy that needs the table's target block size may also define
+    ``for_table(block_rows) -> LayoutPolicy``; the table calls it before ``propose``.
     """
 
     name: str
 
-    def propose(self, tree: PartitionTree, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None: ...
+    def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None: ...
 
 
 @dataclass(frozen=True)
@@ -65,7 +71,10 @@ class AmoebaAdaptive:
     max_rounds: int = 8
     name: str = "AmoebaAdaptive"
 
-    def propose(self, tree: PartitionTree, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+    def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+        if not isinstance(tree, PartitionTree):
+            raise ValueError(f"{self.name} adapts partitioning trees; a {type(tree).__name__} table can be "
+                             "rebuilt by PawRebuild instead")
         queries = [q for q in workload[-self.window:] if not q.boxes.is_empty]
         if not queries:
             return None

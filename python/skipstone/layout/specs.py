@@ -18,6 +18,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from skipstone.layout.builders.amoeba_upfront import build_amoeba_tree
 from skipstone.layout.builders.data_aware import build_kd_tree, build_range_tree
+from skipstone.layout.layout import Layout
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.tree import PartitionTree
 
@@ -32,8 +33,8 @@ class LayoutSpec(Protocol):
     block_rows: int | None
     columns: Sequence[str] | None
 
-    def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
-        """The tree for a table of ``total_rows`` rows that ``sample`` stands for."""
+    def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> Layout:
+        """The layout (a tree or a curve layout) for a table of ``total_rows`` rows that ``sample`` stands for."""
         ...
 
     def to_json(self) -> dict[str, Any]:

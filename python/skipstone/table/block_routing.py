@@ -1,6 +1,6 @@
 """Routing rows to blocks in the executors: the tree compiled into one Spark expression.
 
-Each split becomes ``CASE WHEN encoded(x) <= cut THEN left ELSE right``, a PAW group split a
+Each split of a tree becomes ``CASE WHEN encoded(x) <= cut THEN left ELSE right``, a PAW group split a
 chain of "inside this box?" tests; the leaves yield the partition key of their block. Spark's
 hash partitioning sends a key to partition ``pmod(murmur3(key), n)``, so for each block we pick
 (once, on a tiny range) a key that lands on the block's own partition: a repartition by the
@@ -13,11 +13,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Callable, Mapping
 
+from skipstone.layout.curves import CurveLayout
+from skipstone.layout.layout import Layout
 from skipstone.layout.tree import GroupSplit, Leaf, Node, PartitionTree, Split
 from skipstone.table.columns import at_most
 
 if TYPE_CHECKING:
-    from pyspark.sql import Column, SparkSession
+    from pyspark.sql import Column, DataFrame, SparkSession
     from pyspark.sql.types import DataType
 
 
@@ -33,6 +35,22 @@ def partition_keys(spark: SparkSession, partitions: int) -> list[int]:
         if len(keys) == partitions:
             return [keys[p] for p in range(partitions)]
         span *= 4
+
+
+def with_block_column(spark: SparkSession, rows: DataFrame, layout: Layout, types: Mapping[str, DataType],
+                      block_value: Callable[[int], int], name: str) -> DataFrame:
+    """``rows`` with a column ``name`` holding ``block_value(block id)`` of each row's block:
+    a tree compiles into one expression, a curve layout into a few projections
+    (``skipstone.table.curve_routing``)."""
+    if isinstance(layout, PartitionTree):
+        return rows.withColumn(name, block_expression(layout, types, lambda leaf: block_value(leaf.block)))
+    if isinstance(layout, CurveLayout):
+        from skipstone.table.curve_routing import register_curve_functions, with_curve_block
+
+        register_curve_functions(spark)
+        ids = layout.block_ids
+        return with_curve_block(rows, layout, types, lambda position: block_value(int(ids[position])), name)
+    raise TypeError(f"cannot route rows through a {type(layout).__name__}")
 
 
 def block_expression(tree: PartitionTree, types: Mapping[str, DataType], leaf_value: Callable[[Leaf], int]) -> Column:

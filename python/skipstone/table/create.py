@@ -12,6 +12,7 @@ from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType, MinMax
 from skipstone.layout.serialization import layout_to_json
 from skipstone.layout.specs import LayoutSpec
+from skipstone.layout.layout import Layout
 from skipstone.layout.tree import PartitionTree
 from skipstone.session import java_call, jvm_entry
 from skipstone.table import manifest
@@ -52,7 +53,7 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
     if total == 0 or sample.rows == 0:
         from skipstone.layout.tree import Leaf
 
-        tree: PartitionTree = PartitionTree(sample.schema, Leaf(0, 0.0))
+        tree: Layout = PartitionTree(sample.schema, Leaf(0, 0.0))
     else:
         tree = layout.build(sample, block_rows, float(total))
     written: list[WrittenFile] = []
@@ -81,8 +82,8 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
                            metadata_version=metadata_version, properties=properties, commit_info=info)
 
 
-def with_actual_rows(tree: PartitionTree, files: Sequence[manifest.DataFile]) -> PartitionTree:
-    """The tree with each leaf's rows counted from its files (the builders only estimated them)."""
+def with_actual_rows(tree: Layout, files: Sequence[manifest.DataFile]) -> Layout:
+    """The layout with each block's rows counted from its files (the builders only estimated them)."""
     counts: dict[int, int] = {}
     for f in files:
         counts[f.block] = counts.get(f.block, 0) + f.rows

@@ -1,12 +1,12 @@
 """The handle of a managed table: what `Skipstone.create` and `Skipstone.for_path` return."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import LayoutPolicy
-from skipstone.layout.tree import PartitionTree
+from skipstone.layout.layout import Layout
 from skipstone.session import java_call
 from skipstone.table import manifest
 from skipstone.table.optimize import OptimizeResult, apply, plan
@@ -50,8 +50,9 @@ class ManagedTable(Skipstone):
         """The newest committed version number."""
         return self.current().version
 
-    def tree(self) -> PartitionTree:
-        """The partitioning tree of the newest version, with each block's actual row count."""
+    def tree(self) -> Layout:
+        """The layout of the newest version (a ``PartitionTree``, or a ``CurveLayout`` for Z-order
+        and Hilbert tables), with each block's actual row count."""
         return self.current().tree
 
     def files(self) -> DataFrame:
@@ -101,6 +102,25 @@ class ManagedTable(Skipstone):
         base = self.current()  # planned against this version; the workload read next may be newer, which is fine
         return plan(self._spark, base, self.workload(), policy)
 
+    def properties(self) -> dict[str, str]:
+        """The newest version's table properties (format, schema, layout, settings).
+
+        >>> t.properties()["workloadLog.enabled"]   # doctest: +SKIP
+        'false'
+        """
+        return dict(self.current().properties)
+
+    def set_properties(self, properties: Mapping[str, str]) -> None:
+        """Commit new values for table properties (other keys keep theirs), as Delta's
+        ``ALTER TABLE ... SET TBLPROPERTIES``. ``workloadLog.enabled = false`` stops logging the
+        queries on this table, from every session.
+
+        >>> t.set_properties({"workloadLog.enabled": "false"})   # doctest: +SKIP
+        """
+        values = {str(k): str(v) for k, v in properties.items()}
+        manifest.commit(self._spark, self.root, self.current().version, "SET PROPERTIES", [], properties=values,
+                        commit_info={"properties": values})
+
     def drop(self) -> bool:
         raise SkipstoneError(f"{self.root} is a managed table: dropping its metadata would drop its log too; "
                              "delete the table's directory instead")
@@ -112,8 +132,10 @@ class ManagedTable(Skipstone):
 
         return DataFrame(java_call(getattr(manifest._tables(self._spark), method), self._jsession, self.root), self._spark)
 
-    def _listed_files(self) -> DataFrame:
+    def _read(self, files: list[str] | None = None) -> DataFrame:
         # build() and refresh() index the newest version's files, never the directory's leftovers
-        v = self.current()
-        rows = [(f"{self.root}/{f.path}", f.size, f.modification_time) for f in v.files]
-        return self._spark.createDataFrame(rows, "path string, size long, mtime long")
+        paths = files if files is not None else [f"{self.root}/{f.path}" for f in self.current().files]
+        return self._spark.read.parquet(*paths)
+
+    def _as_built(self, definition: Any) -> Any:
+        return self

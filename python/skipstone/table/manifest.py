@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from skipstone.layout.serialization import layout_from_json
-from skipstone.layout.tree import PartitionTree
+from skipstone.layout.layout import Layout
 from skipstone.session import java_call
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ class TableVersion:
                             d.get("metadataVersion"), dict(d.get("properties") or {}))
 
     @property
-    def tree(self) -> PartitionTree:
-        return layout_from_json(self.layout)  # type: ignore[return-value]
+    def tree(self) -> Layout:
+        return layout_from_json(self.layout)
 
     def absolute(self, f: DataFile) -> str:
         return f"{self.root}/{f.path}"

@@ -16,7 +16,7 @@ from skipstone.layout.serialization import layout_to_json
 from skipstone.table import manifest
 from skipstone.table.container import delete, new_staging_dir, read_sample, relative
 from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
-from skipstone.table.indexing import refresh_metadata
+from skipstone.table.indexing import replace_metadata
 from skipstone.table.writer import WrittenFile, write_blocks
 
 if TYPE_CHECKING:
@@ -59,6 +59,9 @@ def workload_queries(workload: DataFrame, base: manifest.TableVersion) -> list[Q
 def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, policy: LayoutPolicy) -> OptimizePlan | None:
     tree = base.tree
     sample = read_sample(spark, base.root, base.properties["layout.sample"], tree.schema)
+    for_table = getattr(policy, "for_table", None)
+    if callable(for_table):  # policies that need the table's target block size (PawRebuild)
+        policy = for_table(float(base.properties["layout.blockRows"]))
     change = policy.propose(tree, workload_queries(workload, base), sample)
     if change is None or not change.rewritten_blocks:
         return None
@@ -81,7 +84,7 @@ def apply(spark: SparkSession, p: OptimizePlan) -> OptimizeResult:
     types = {c.name: schema[c.name].dataType for c in change.tree.schema.columns}
     new_blocks = sorted(set(change.tree.block_ids.tolist()) - set(base.tree.block_ids.tolist()))
     staging = new_staging_dir(root, "optimize")
-    published = False
+    published: set[str] = set()  # the files our metadata version covers, once published
     written: list[WrittenFile] = []
     try:
         if old:
@@ -91,9 +94,9 @@ def apply(spark: SparkSession, p: OptimizePlan) -> OptimizeResult:
                                    math.ceil(MAX_BLOCK_FACTOR * block_rows))
         removed = {f.path for f in old}
         live = [(base.absolute(f), f.size, f.modification_time) for f in base.files if f.path not in removed]
-        live += [(w.path, w.size, w.mtime) for w in written]
-        metadata_version, counts = refresh_metadata(spark, root, live)
-        published = True
+        added_files = [(w.path, w.size, w.mtime) for w in written]
+        metadata_version, counts = replace_metadata(spark, root, live + added_files, added_files)
+        published = {path for path, _, _ in live + added_files}
         added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
         kept = [f for f in base.files if f.path not in removed]
         tree = with_actual_rows(change.tree, kept + added)
@@ -108,19 +111,21 @@ def apply(spark: SparkSession, p: OptimizePlan) -> OptimizeResult:
         for w in written:  # ours alone, and no version lists them
             delete(spark, w.path)
         if published:
-            _repair_metadata(spark, root)
+            _repair_metadata(spark, root, published)
         raise
     finally:
         delete(spark, staging)
     return OptimizeResult(committed.version, change.benefit, change.cost, rows_rewritten, len(added), len(old))
 
 
-def _repair_metadata(spark: SparkSession, root: str) -> None:
-    """After a lost commit, the newest skipping metadata covers this writer's files, not the
-    winner's: rebuild it for the winner's version so its files skip again."""
+def _repair_metadata(spark: SparkSession, root: str, covered: set[str]) -> None:
+    """After a lost commit, the newest skipping metadata may cover this writer's files
+    (``covered``), not the winner's: publish it for the winner's version, collecting only the
+    files ours lacked, so the winner's files skip again."""
     current = manifest.latest(spark, root)
     if current is not None and current.files:
+        live = [(current.absolute(f), f.size, f.modification_time) for f in current.files]
         try:
-            refresh_metadata(spark, root, [(current.absolute(f), f.size, f.modification_time) for f in current.files])
+            replace_metadata(spark, root, live, [f for f in live if f[0] not in covered])
         except SkipstoneError as e:
             warnings.warn(f"Skipstone: could not refresh the skipping metadata of {root}: {e}", stacklevel=2)

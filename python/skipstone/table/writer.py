@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from skipstone.errors import SkipstoneError
-from skipstone.layout.tree import PartitionTree
+from skipstone.layout.layout import Layout
 from skipstone.session import java_call, jvm_entry
-from skipstone.table.block_routing import block_expression, partition_keys
+from skipstone.table.block_routing import partition_keys, with_block_column
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -26,9 +26,12 @@ class WrittenFile:
     block: int
 
 
-def write_blocks(spark: SparkSession, rows: DataFrame, tree: PartitionTree, types: Mapping[str, DataType],
+_BLOCK_KEY = "__skipstone_block_key"
+
+
+def write_blocks(spark: SparkSession, rows: DataFrame, layout: Layout, types: Mapping[str, DataType],
                  blocks: Sequence[int], staging: str, root: str, max_rows_per_file: int) -> list[WrittenFile]:
-    """Route ``rows`` through ``tree``, one task and file per block of ``blocks`` (several files
+    """Route ``rows`` through ``layout``, one task and file per block of ``blocks`` (several files
     when a block holds more than ``max_rows_per_file`` rows), written into ``staging`` (a fresh
     directory under the container, so this writer alone owns it) and then renamed into ``root``
     as ``b<block>-<Spark's name>``: Spark's own listing reads only files directly in a directory
@@ -41,8 +44,8 @@ def write_blocks(spark: SparkSession, rows: DataFrame, tree: PartitionTree, type
     position = {int(b): i for i, b in enumerate(blocks)}
     stray = len(blocks)
     keys = partition_keys(spark, stray + 1)
-    key = block_expression(tree, types, lambda leaf: keys[position.get(leaf.block, stray)])
-    routed = rows.repartition(stray + 1, key)
+    keyed = with_block_column(spark, rows, layout, types, lambda block: keys[position.get(block, stray)], _BLOCK_KEY)
+    routed = keyed.repartition(stray + 1, keyed[_BLOCK_KEY]).drop(_BLOCK_KEY)
     routed.write.option("maxRecordsPerFile", max(1, int(max_rows_per_file))).parquet(staging)
     listed = java_call(jvm_entry(spark).listDataFiles, spark._jsparkSession, staging)
     from pyspark.sql import DataFrame as PyDataFrame

@@ -16,10 +16,14 @@ import io.skipstone.query.SkippingFileIndex
 class WorkloadListener(session: SparkSession) extends QueryExecutionListener {
   private lazy val conf = session.sessionState.newHadoopConf()
 
-  override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit = {
+  override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit =
+    if (WorkloadListener.sessionLogs(qe.sparkSession)) log(qe, durationNs)
+
+  private def log(qe: QueryExecution, durationNs: Long): Unit = {
     val now = System.currentTimeMillis()
     val app = session.sparkContext.applicationId
-    WorkloadListener.tableScans(qe.executedPlan).foreach { case (manifest, condition, stats) =>
+    val logged = WorkloadListener.tableScans(qe.executedPlan).filter { case (m, _, _) => WorkloadListener.tableLogs(m.snapshot) }
+    logged.foreach { case (manifest, condition, stats) =>
       val files = manifest.snapshot.files
       val (filesRead, bytesRead) = stats.fold((files.size.toLong, manifest.snapshot.totalBytes)) { s =>
         (s.filesTotal - s.filesSkipped, s.bytesTotal - s.bytesSkipped)
@@ -34,6 +38,17 @@ class WorkloadListener(session: SparkSession) extends QueryExecutionListener {
 }
 
 object WorkloadListener {
+  /** Session switch: `false` logs no query of this session, on any table. */
+  val EnabledConf = "spark.skipstone.workloadLog.enabled"
+  /** Table property: `false` logs no query on this table, from any session. */
+  val EnabledProperty = "workloadLog.enabled"
+
+  def sessionLogs(session: SparkSession): Boolean =
+    !session.conf.getOption(EnabledConf).exists(_.trim.equalsIgnoreCase("false"))
+
+  def tableLogs(snapshot: Snapshot): Boolean =
+    !snapshot.properties.get(EnabledProperty).exists(_.trim.equalsIgnoreCase("false"))
+
   private val registered = Collections.synchronizedMap(new WeakHashMap[SparkSession, java.lang.Boolean]())
 
   def ensureRegistered(session: SparkSession): Unit =

@@ -2,7 +2,7 @@ package io.skipstone.table
 
 import java.nio.charset.StandardCharsets
 import java.util.UUID
-import java.util.concurrent.{ArrayBlockingQueue, Executors, ThreadFactory}
+import java.util.concurrent.{ArrayBlockingQueue, Executors, ThreadFactory, TimeUnit}
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicLong}
 
 import scala.jdk.CollectionConverters._
@@ -16,16 +16,19 @@ import org.apache.spark.internal.Logging
 /**
  * Appends workload records to each table's container off the query's path: queries only offer
  * a record to a bounded queue (a full queue drops it and counts the drop, never blocks), and
- * one daemon thread writes what accumulated as one new file per table,
+ * one daemon thread writes what accumulated, a short while after the first record so that a
+ * burst of queries costs one file, as one new file per table,
  * `<root>/_skipstone/workload/<millis>-<uuid>.json`. New files instead of appends, so that
  * sessions and applications writing at once never touch the same file, and the log is their union.
  */
 object WorkloadLog extends Logging {
   val Capacity = 10000
+  /** How long the first record of a batch waits for others: one file per burst, not per query. */
+  val LingerMillis = 500L
   private val queue = new ArrayBlockingQueue[(Configuration, WorkloadRecord)](Capacity)
   private val scheduled = new AtomicBoolean(false)
   private val droppedCount = new AtomicLong(0)
-  private val writer = Executors.newSingleThreadExecutor(new ThreadFactory {
+  private val writer = Executors.newSingleThreadScheduledExecutor(new ThreadFactory {
     override def newThread(r: Runnable): Thread = {
       val t = new Thread(r, "skipstone-workload-log")
       t.setDaemon(true)
@@ -37,7 +40,8 @@ object WorkloadLog extends Logging {
 
   def record(conf: Configuration, r: WorkloadRecord): Unit = {
     if (!queue.offer((conf, r))) droppedCount.incrementAndGet()
-    else if (scheduled.compareAndSet(false, true)) writer.execute(() => drain())
+    else if (scheduled.compareAndSet(false, true)) writer.schedule(new Runnable { def run(): Unit = drain() },
+      LingerMillis, TimeUnit.MILLISECONDS)
   }
 
   /** Records dropped because the queue was full (the writer could not keep up). */

@@ -1,0 +1,186 @@
+"""`make bench-layout`: Amoeba's TPC-H experiment on Spark, in wall-clock time.
+
+    python -m benchmarks.layout_spark.bench [--quick | --sf 10] [--queries N] [--blocks N]
+
+Denormalized lineitem (TPC-H via tpchgen-cli, joined by Spark) is laid out once per method as
+a managed table; then the interleaved template workload (q3, q5, q6, q8, q12, q14, q19 with
+changing parameters, `skipstone.layout.templates`) runs query by query on every table in turn,
+so the machine's load drifts over all methods alike. The adaptive table is optimized with
+AmoebaAdaptive every `--optimize-every` queries, and that time counts. PAW is built from a
+history of the same templates drawn with another seed. Every answer must equal the full
+scan's. The `deltalake` package's Z-order joins as an outside peer: files and bytes its
+min/max statistics let a reader skip (no wall clock: Spark here has no Delta reader).
+
+Writes benchmarks/layout_spark/results/<name>.json and .md, and docs/img/<name>.png.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+RESULTS = os.path.join(ROOT, "benchmarks", "layout_spark", "results")
+
+
+@dataclass
+class MethodRun:
+    method: str
+    blocks: int = 0
+    create_s: float = 0.0
+    query_s: float = 0.0
+    optimize_s: float = 0.0
+    optimizations: int = 0
+    files_read: int = 0
+    files_total: int = 0
+    bytes_read: int = 0
+    bytes_total: int = 0
+    wrong_answers: int = 0
+    per_query_s: list[float] = field(default_factory=list)
+    per_query_files: list[int] = field(default_factory=list)  # for calibrating a per-file cost
+    per_query_bytes: list[int] = field(default_factory=list)
+
+    @property
+    def total_s(self) -> float:
+        return self.query_s + self.optimize_s
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sf", type=float, default=1.0, help="TPC-H scale factor (1; 10 for the large run)")
+    parser.add_argument("--quick", action="store_true", help="SF 0.1, fewer queries: a few minutes")
+    parser.add_argument("--queries", type=int, help="workload length (default 140; 42 with --quick)")
+    parser.add_argument("--blocks", type=int, help="blocks per table (default 256; 64 with --quick)")
+    parser.add_argument("--history", type=int, default=50, help="historical queries PAW is built from")
+    parser.add_argument("--optimize-every", type=int, default=10)
+    parser.add_argument("--window", type=int, default=30)
+    parser.add_argument("--methods", default=None, help="comma-separated (default: all but qdtree)")
+    parser.add_argument("--cache", default=os.path.join(ROOT, "benchmarks", ".data"))
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    scale = 0.1 if args.quick else args.sf
+    queries = args.queries or (42 if args.quick else 140)
+    blocks = args.blocks or (64 if args.quick else 256)
+    name = f"tpch-sf{scale:g}" + ("-quick" if args.quick else "")
+
+    from benchmarks.harness import session
+    from benchmarks.layout_spark.methods import CURVE_COLUMNS, DEFAULT, METHODS
+    from benchmarks.layout_spark.tpch_data import denormalized
+    from benchmarks.layout_spark.workload import template_workload
+
+    methods = tuple(args.methods.split(",")) if args.methods else DEFAULT
+    spark = session("skipstone-bench-layout")
+    source = denormalized(spark, scale, args.cache, blocks)
+    df = spark.read.parquet(source)
+    rows = df.count()
+    block_rows = max(1, rows // blocks)
+    workload, history = template_workload(spark, df, queries, args.history, args.seed)
+    work = tempfile.mkdtemp(prefix="skipstone-bench-layout-")
+    print(f"{name}: {rows:,} rows, {blocks} blocks of {block_rows:,} rows, {queries} queries; tables in {work}",
+          flush=True)
+    try:
+        runs, tables = _create_all(spark, df, methods, block_rows, history, work)
+        _run_workload(spark, source, workload, runs, tables, args)
+        peer = _delta_peer(source, work, CURVE_COLUMNS, blocks, workload)
+    finally:
+        spark.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    result = {"name": name, "scale": scale, "rows": rows, "blocks": blocks, "block_rows": block_rows,
+              "queries": queries, "history": args.history, "optimize_every": args.optimize_every,
+              "window": args.window, "seed": args.seed, "curve_columns": list(CURVE_COLUMNS),
+              "methods": {r.method: {**asdict(r), "total_s": r.total_s} for r in runs.values()}, "deltalake": peer}
+    from benchmarks.layout_spark.report import write_report
+
+    write_report(result, RESULTS, os.path.join(ROOT, "docs", "img"))
+
+
+def _create_all(spark: Any, df: Any, methods: tuple[str, ...], block_rows: int, history: list[dict], work: str):
+    from benchmarks.layout_spark.methods import METHODS
+    from skipstone import Skipstone
+
+    runs, tables = {}, {}
+    for method in methods:
+        spec = METHODS[method](block_rows, history)
+        run = MethodRun(method)
+        if spec is not None:
+            started = time.perf_counter()
+            tables[method] = Skipstone.create(spark, os.path.join(work, method), df, layout=spec)
+            run.create_s = time.perf_counter() - started
+            run.blocks = tables[method].tree().block_count
+        runs[method] = run
+        print(f"  created {method}: {run.create_s:.1f} s, {run.blocks} blocks", flush=True)
+    return runs, tables
+
+
+def _run_workload(spark: Any, source: str, workload: list[dict], runs: dict, tables: dict, args: Any) -> None:
+    import skipstone
+    from benchmarks.layout_spark.predicate_sql import to_sql
+    from skipstone.layout import AmoebaAdaptive
+
+    source_files = [os.path.join(source, n) for n in os.listdir(source) if n.endswith(".parquet")]
+    source_bytes = sum(os.path.getsize(p) for p in source_files)
+    for i, tree in enumerate(workload):
+        condition = to_sql(tree)
+        reference = None
+        for method, run in runs.items():
+            root = tables[method].root if method in tables else source
+            spark.conf.set("spark.skipstone.enabled", str(method in tables).lower())
+            started = time.perf_counter()
+            answer = spark.sql("SELECT count(*), sum(l_extendedprice * (1 - l_discount)) "
+                               f"FROM parquet.`{root}` WHERE {condition}").collect()
+            seconds = time.perf_counter() - started
+            run.query_s += seconds
+            run.per_query_s.append(seconds)
+            if method in tables:
+                stats = skipstone.last_query_stats(spark)
+                run.files_read += stats.files_total - stats.files_skipped
+                run.files_total += stats.files_total
+                run.bytes_read += stats.bytes_total - stats.bytes_skipped
+                run.bytes_total += stats.bytes_total
+            else:
+                run.files_read += len(source_files)
+                run.files_total += len(source_files)
+                run.bytes_read += source_bytes
+                run.bytes_total += source_bytes
+            run.per_query_files.append(run.files_read - sum(run.per_query_files))
+            run.per_query_bytes.append(run.bytes_read - sum(run.per_query_bytes))
+            reference = answer if reference is None else reference
+            run.wrong_answers += int(answer != reference)
+            if method == "adaptive" and (i + 1) % args.optimize_every == 0:
+                started = time.perf_counter()
+                tables[method].optimize(AmoebaAdaptive(window=args.window, write_multiplier=4))
+                run.optimize_s += time.perf_counter() - started
+                run.optimizations += 1
+        spark.conf.set("spark.skipstone.enabled", "true")
+        print(f"  query {i + 1}/{len(workload)}: " + ", ".join(f"{m} {r.per_query_s[-1]:.2f}s" for m, r in runs.items()),
+              flush=True)
+
+
+def _delta_peer(source: str, work: str, columns: tuple[str, ...], blocks: int, workload: list[dict]) -> dict | None:
+    try:
+        from benchmarks.layout_spark.delta_peer import may_match, zordered_delta
+    except ImportError:
+        return None
+    try:
+        total = sum(os.path.getsize(os.path.join(source, n)) for n in os.listdir(source) if n.endswith(".parquet"))
+        files, seconds = zordered_delta(source, os.path.join(work, "delta"), columns, max(1, total // blocks))
+    except ImportError as e:
+        print(f"  deltalake peer skipped: {e}", flush=True)
+        return None
+    read = [[f for f in files if may_match(tree, f)] for tree in workload]
+    return {"files": len(files), "create_s": seconds, "files_read": sum(len(r) for r in read),
+            "files_total": len(files) * len(workload), "bytes_read": sum(f.size for r in read for f in r),
+            "bytes_total": sum(f.size for f in files) * len(workload)}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+"""The layouts the wall-clock experiment compares, as layout specs of managed tables."""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from skipstone.layout import Amoeba, Hilbert, KdTree, LayoutSpec, Paw, QdTree, Range, ZOrder
+
+# What a Z-order user would pick: the columns the TPC-H templates filter most (dates, quantity, region).
+CURVE_COLUMNS = ("l_shipdate", "o_orderdate", "l_quantity", "r_name")
+RANGE_COLUMN = "l_shipdate"
+
+# name -> spec from (block rows, the history's predicates); None: the plain files, read whole
+METHODS: dict[str, Callable[[int, Sequence[Mapping[str, Any]]], LayoutSpec | None]] = {
+    "fullscan": lambda b, h: None,
+    "range": lambda b, h: Range(columns=[RANGE_COLUMN], block_rows=b),
+    "kd": lambda b, h: KdTree(block_rows=b),
+    "zorder": lambda b, h: ZOrder(columns=list(CURVE_COLUMNS), block_rows=b),
+    "hilbert": lambda b, h: Hilbert(columns=list(CURVE_COLUMNS), block_rows=b),
+    "amoeba": lambda b, h: Amoeba(block_rows=b),
+    "adaptive": lambda b, h: Amoeba(block_rows=b),  # the same upfront tree, then AmoebaAdaptive
+    "paw": lambda b, h: Paw(queries=list(h), block_rows=b),
+    "qdtree": lambda b, h: QdTree(queries=list(h), block_rows=b),
+}
+DEFAULT = ("fullscan", "range", "kd", "zorder", "hilbert", "amoeba", "adaptive", "paw")

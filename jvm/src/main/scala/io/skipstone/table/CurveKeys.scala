@@ -1,0 +1,68 @@
+package io.skipstone.table
+
+import org.apache.spark.sql.api.java.UDF2
+
+/**
+ * Space-filling-curve keys of one row's per-column cell codes, bit for bit those of
+ * `skipstone.layout.curves` (Python computes the layout's block boundaries on the sample; the
+ * executors must compute the same key for every row to route it to the block the layout says).
+ */
+object CurveKeys {
+
+  /** Interleaves the codes' bits, most significant first, column 0 first within a level. */
+  def zorder(codes: Array[Long], bits: Int): Long = {
+    var key = 0L // a local accumulator, nothing shared
+    var b = bits - 1
+    while (b >= 0) {
+      var d = 0
+      while (d < codes.length) {
+        key = (key << 1) | ((codes(d) >>> b) & 1L)
+        d += 1
+      }
+      b -= 1
+    }
+    key
+  }
+
+  /** The Hilbert index by Skilling's transpose algorithm ("Programming the Hilbert curve", 2004). */
+  def hilbert(codes: Array[Long], bits: Int): Long = {
+    val x = codes.clone()
+    val dims = x.length
+    var q = 1L << (bits - 1)
+    while (q > 1) { // inverse undo of the excess work
+      val p = q - 1
+      var i = 0
+      while (i < dims) {
+        if ((x(i) & q) != 0) x(0) ^= p
+        else {
+          val t = (x(0) ^ x(i)) & p
+          x(0) ^= t
+          x(i) ^= t
+        }
+        i += 1
+      }
+      q >>>= 1
+    }
+    var i = 1
+    while (i < dims) { x(i) ^= x(i - 1); i += 1 } // Gray encode
+    var t = 0L
+    q = 1L << (bits - 1)
+    while (q > 1) {
+      if ((x(dims - 1) & q) != 0) t ^= q - 1
+      q >>>= 1
+    }
+    i = 0
+    while (i < dims) { x(i) ^= t; i += 1 }
+    zorder(x, bits)
+  }
+}
+
+/**
+ * `skipstone_hilbert_key(codes array<bigint>, bits int) bigint`, registered by the Python side
+ * with `spark.udf.registerJavaFunction` before it routes rows: a plain Java UDF, so it needs no
+ * change to the session extension and runs in the executors like any other expression.
+ */
+class HilbertKey extends UDF2[scala.collection.Seq[java.lang.Long], java.lang.Integer, java.lang.Long] {
+  override def call(codes: scala.collection.Seq[java.lang.Long], bits: java.lang.Integer): java.lang.Long =
+    CurveKeys.hilbert(codes.iterator.map(_.longValue).toArray, bits)
+}

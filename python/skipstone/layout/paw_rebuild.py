@@ -1,0 +1,72 @@
+"""PawRebuild: rebuild the whole table as PAW's layout for the logged workload.
+
+PAW (Li, Yiu, Chan; ICDE 2022) lays data out for every future workload within δ of the
+history. Here the history is the last ``window`` logged queries, δ is estimated from them as
+in PAW §IV-E (unless given), and the rebuild is proposed only when what the window's queries
+would no longer read exceeds ``write_multiplier`` x what rewriting every block reads, both
+priced by ``cost_model`` (rows by default; ``SparkCost`` for bytes plus a cost per file).
+
+>>> import numpy as np
+>>> from skipstone.layout import LayoutData, PawRebuild, Query, build_kd_tree
+>>> rng = np.random.default_rng(0)
+>>> data = LayoutData.from_columns({"x": rng.random(8000), "y": rng.random(8000)})
+>>> tree = build_kd_tree(data, block_rows=500, columns=["y"])        # cut on y only
+>>> history = [Query.from_ranges(data.schema, {"x": (lo, lo + 0.05)}) for lo in rng.uniform(0.1, 0.2, 40)]
+>>> change = PawRebuild(block_rows=500).propose(tree, history, data)
+>>> change.benefit > change.cost, sorted(change.rewritten_blocks) == sorted(tree.block_ids.tolist())
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from skipstone.layout.builders.paw import PawOptions, build_paw_tree
+from skipstone.layout.cost_model import CostModel, RowsRead
+from skipstone.layout.layout import Layout
+from skipstone.layout.policies import LayoutChange
+from skipstone.layout.queries import Query
+from skipstone.layout.schema import LayoutData
+from skipstone.layout.tree import PartitionTree, renumber
+from skipstone.layout.workload_specs import estimated_delta
+
+
+@dataclass(frozen=True)
+class PawRebuild:
+    """A ``LayoutPolicy``: PAW from the logged history, all blocks rewritten when it pays.
+
+    ``block_rows`` None takes the table's target block size (a table calls ``for_table``);
+    ``delta`` None estimates δ from the window; ``alpha`` is PAW's multi-group threshold.
+    """
+
+    window: int = 100
+    write_multiplier: float = 4.0
+    delta: float | None = None
+    alpha: float = 4.0
+    block_rows: float | None = None
+    cost_model: CostModel = RowsRead()
+    name: str = "PawRebuild"
+
+    def for_table(self, block_rows: float) -> PawRebuild:
+        """This policy with the table's target block size, unless one was given."""
+        return self if self.block_rows is not None else replace(self, block_rows=block_rows)
+
+    def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+        history = [q for q in workload[-self.window:] if not q.boxes.is_empty]
+        if not history or sample.rows == 0 or tree.total_rows <= 0:
+            return None
+        block_rows = self.block_rows or tree.total_rows / tree.block_count
+        delta = self.delta if self.delta is not None else estimated_delta(sample, history)
+        total = max(tree.total_rows, float(sample.rows))
+        built = build_paw_tree(sample, history, block_rows, delta, total, PawOptions(self.alpha))
+        # new blocks get new ids: every old block is replaced, and its files with it
+        first = int(tree.block_ids.max()) + 1
+        rebuilt = PartitionTree(built.schema, renumber(built.root, first))
+        benefit = sum(tree.cost(q, self.cost_model) - rebuilt.cost(q, self.cost_model) for q in history)
+        cost = self.write_multiplier * float(self.cost_model.block_costs(tree.block_rows).sum())
+        if benefit <= cost:
+            return None
+        return LayoutChange(rebuilt, tuple(sorted(int(b) for b in tree.block_ids)), float(benefit), float(cost),
+                            f"PAW over {len(history)} queries, delta={delta:.4g} of each domain, "
+                            f"{rebuilt.block_count} blocks")

@@ -1,0 +1,100 @@
+"""Layout specs built from a known workload: ``QdTree`` and ``Paw``.
+
+``queries`` are predicates in the JSON form of ``skipstone.layout.predicates`` (what a
+table's ``workload()`` logs) or ``Predicate`` values; they are read against the sample's
+columns when the tree is built.
+
+>>> import numpy as np
+>>> from skipstone.layout import LayoutData, Paw
+>>> sample = LayoutData.from_columns({"x": np.arange(8000.0), "y": np.arange(8000.0) % 100})
+>>> spec = Paw(queries=[{"column": "x", "op": "<", "value": 1000}, {"column": "x", "op": "<", "value": 1100}],
+...            block_rows=500)
+>>> tree = spec.build(sample, block_rows=500, total_rows=8000)
+>>> tree.cost(spec.history(sample.schema)[0]) <= 2000
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from skipstone.layout.builders.data_aware import kd_refine
+from skipstone.layout.builders.median import sample_scale
+from skipstone.layout.builders.paw import PawOptions, build_paw_tree
+from skipstone.layout.builders.paw_delta import estimate_delta
+from skipstone.layout.builders.qdtree import build_qd_tree
+from skipstone.layout.predicates import Predicate
+from skipstone.layout.queries import Query
+from skipstone.layout.schema import LayoutData, Schema
+from skipstone.layout.specs import _SizedSpec
+from skipstone.layout.tree import Leaf, Node, PartitionTree, renumber
+
+
+@dataclass(frozen=True)
+class _WorkloadSpec(_SizedSpec):
+    queries: Sequence[Mapping[str, Any] | Predicate] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.columns is not None:
+            raise ValueError(f"{type(self).__name__} cuts where the queries cut; it takes no columns")
+        if not self.queries:
+            raise ValueError(f"{type(self).__name__} is built from a workload: give queries=[...] "
+                             "(predicate JSON, e.g. from a table's workload())")
+        as_json = tuple(q.to_json() if isinstance(q, Predicate) else dict(q) for q in self.queries)
+        object.__setattr__(self, "queries", as_json)
+
+    def history(self, schema: Schema) -> list[Query]:
+        """The queries as boxes over ``schema``'s columns, in the order given."""
+        return [Query.from_json(q, schema) for q in self.queries]
+
+
+@dataclass(frozen=True)
+class QdTree(_WorkloadSpec):
+    """The greedy Qd-tree (Yang et al.): cuts at the queries' boundaries, where they let the
+    queries skip most. Leaves the queries do not cut are split by a k-d tree until every block
+    is within [block_rows, 2 x block_rows), as files must be."""
+
+    def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
+        tree = build_qd_tree(sample, self.history(sample.schema), block_rows, total_rows)
+        return refine_large_leaves(tree, sample, block_rows, total_rows)
+
+
+@dataclass(frozen=True)
+class Paw(_WorkloadSpec):
+    """PAW (Li, Yiu, Chan): partitions for every workload within ``delta`` of ``queries``;
+    ``delta`` None estimates it from the queries as PAW §IV-E does (an older and a newer half,
+    the smallest δ for which they are δ-similar). ``alpha`` is Ψ's multi-group threshold."""
+
+    delta: float | None = None
+    alpha: float = 4.0
+
+    def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
+        history = self.history(sample.schema)
+        delta = self.delta if self.delta is not None else estimated_delta(sample, history)
+        return build_paw_tree(sample, history, block_rows, delta, total_rows, PawOptions(self.alpha))
+
+
+def estimated_delta(sample: LayoutData, history: Sequence[Query]) -> float:
+    """PAW's δ from the history (a fraction of each column's domain); 0 with fewer than two queries."""
+    usable = [q for q in history if not q.boxes.is_empty]
+    return estimate_delta(sample, usable) if len(usable) >= 2 else 0.0
+
+
+def refine_large_leaves(tree: PartitionTree, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
+    """The tree with every leaf of 2 x block_rows or more split by a k-d tree over its sample rows."""
+    scale = sample_scale(sample.rows, total_rows)
+    position_of = tree.route(sample)
+    order = list(range(sample.schema.width))
+    positions = {leaf.block: p for p, leaf in enumerate(tree.leaves)}
+
+    def refine(leaf: Leaf) -> Node:
+        if leaf.rows < 2 * block_rows:
+            return leaf
+        rows = np.flatnonzero(position_of == positions[leaf.block])
+        return kd_refine(sample.values, rows, scale, block_rows, order)
+
+    return PartitionTree(tree.schema, renumber(tree.with_leaves(refine).root))

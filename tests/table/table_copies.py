@@ -1,0 +1,31 @@
+"""Copies of a managed table, so that tests which change a table can share one created once.
+
+A table's container holds everything about it, with paths relative to its root, except the
+skipping metadata, which names files by absolute path: the copy indexes its own files again
+(from the footers of a handful of files), so it skips exactly as the original.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from skipstone import ManagedTable, Skipstone
+from skipstone.table.indexing import replace_metadata
+
+
+def local_path(root: str) -> str:
+    return root.replace("file:", "", 1)
+
+
+def copy_table(spark: Any, table: ManagedTable, destination: Path) -> ManagedTable:
+    """A table equal to ``table`` (files, versions, sample, workload log) at ``destination``;
+    ``copytree`` keeps sizes and modification times, which the manifest records."""
+    spark._jvm.io.skipstone.table.Tables.flushWorkload(spark._jsparkSession)  # queries so far are on disk
+    shutil.copytree(local_path(table.root), destination)
+    copy = Skipstone.for_path(spark, str(destination))
+    assert isinstance(copy, ManagedTable)
+    v = copy.current()
+    files = [(v.absolute(f), f.size, f.modification_time) for f in v.files]
+    replace_metadata(spark, copy.root, files, files)  # every file is new to the copy's metadata
+    return copy
