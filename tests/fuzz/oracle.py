@@ -209,7 +209,7 @@ def _short(e: Exception) -> str:
 
 
 def needs_prefix(p: Pred) -> Pred | None | bool:
-    """For a non-deterministic predicate, the part whose TRUE rows must be kept (None: every row);
-    False for a deterministic predicate (its own counts are the requirement)."""
-    part = prunable_part(p)
-    return False if part is p else part
+    """For a non-deterministic predicate None: every non-empty file must be kept (Skipstone
+    prunes nothing under rand() & co., whose values depend on the scan's partitions); False for a
+    deterministic predicate (its own counts are the requirement)."""
+    return False if prunable_part(p) is p else None

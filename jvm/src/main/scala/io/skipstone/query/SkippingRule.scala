@@ -88,15 +88,17 @@ object SkippingRule extends PredicateHelper {
   }
 
   /**
-   * The conjuncts Spark itself would push below the filter: the deterministic ones before the
-   * first non-deterministic one (skipping rows would change what `rand()` or
-   * `monotonically_increasing_id()` see), without subqueries. Split into those on partition
-   * columns alone (Spark prunes partitions with them) and the rest, for the metadata.
+   * The conjuncts that may prune, split into those on partition columns alone (Spark prunes
+   * partitions with them) and the rest, for the metadata; none when the filter has anything
+   * non-deterministic. Spark would push the deterministic conjuncts before the first
+   * non-deterministic one (its own inferred `IS NOT NULL` among them), but dropping whole files
+   * renumbers the scan's partitions, which seed `rand()` and number
+   * `monotonically_increasing_id()`: the same query would return other rows with skipping on.
    */
   def prunable(condition: Expression, partitionColumns: Seq[String],
                session: SparkSession): (Seq[Expression], Option[Expression]) = {
-    val pushable = splitConjunctivePredicates(condition).takeWhile(_.deterministic)
-      .filterNot(SubqueryExpression.hasSubquery)
+    val pushable = if (!condition.deterministic) Nil
+      else splitConjunctivePredicates(condition).filterNot(SubqueryExpression.hasSubquery)
     val resolver = session.sessionState.conf.resolver
     val onPartitions = pushable.filter { c =>
       c.references.nonEmpty && c.references.forall(a => partitionColumns.exists(resolver(_, a.name)))
