@@ -3,8 +3,7 @@ package io.skipstone.query
 import java.util.{Collections, WeakHashMap}
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.execution.{FileSourceScanExec, SparkPlan}
-import org.apache.spark.sql.execution.adaptive.{AdaptiveSparkPlanExec, QueryStageExec}
+import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.QueryExecution
 import org.apache.spark.sql.util.QueryExecutionListener
 
@@ -40,25 +39,6 @@ object QueryStatsListener {
     if (registered.putIfAbsent(session, true) == null) session.listenerManager.register(new QueryStatsListener)
 
   /** Every distinct wrapper a physical plan scans, through adaptive stages and subqueries. */
-  def skippingIndexes(plan: SparkPlan): Seq[SkippingFileIndex] = {
-    val found = Seq.newBuilder[SkippingFileIndex]
-    def visit(p: SparkPlan): Unit = {
-      p match {
-        case scan: FileSourceScanExec => scan.relation.location match {
-          case s: SkippingFileIndex => found += s
-          case _ =>
-        }
-        case a: AdaptiveSparkPlanExec => visit(a.executedPlan)
-        case q: QueryStageExec => visit(q.plan)
-        case _ =>
-      }
-      p.children.foreach(visit)
-      p.subqueries.foreach(visit)
-    }
-    visit(plan)
-    // identity, not equality: two equal wrappers of a self-join are two listings
-    found.result().foldLeft(Vector.empty[SkippingFileIndex]) { (acc, s) =>
-      if (acc.exists(_ eq s)) acc else acc :+ s
-    }
-  }
+  def skippingIndexes(plan: SparkPlan): Seq[SkippingFileIndex] =
+    FileScans.locations(plan).collect { case s: SkippingFileIndex => s }
 }

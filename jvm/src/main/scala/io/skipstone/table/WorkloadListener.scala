@@ -3,11 +3,10 @@ package io.skipstone.table
 import java.util.{Collections, WeakHashMap}
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.execution.{FileSourceScanExec, QueryExecution, SparkPlan}
-import org.apache.spark.sql.execution.adaptive.{AdaptiveSparkPlanExec, QueryStageExec}
+import org.apache.spark.sql.execution.{QueryExecution, SparkPlan}
 import org.apache.spark.sql.util.QueryExecutionListener
 
-import io.skipstone.query.SkippingFileIndex
+import io.skipstone.query.{FileScans, SkippingFileIndex}
 
 /**
  * Logs every successful query's scans of managed tables. Spark calls it on its listener bus
@@ -58,28 +57,9 @@ object WorkloadListener {
     Option[io.skipstone.query.ListingStats])
 
   /** Each distinct scan of a managed table in a physical plan, through adaptive stages and subqueries. */
-  def tableScans(plan: SparkPlan): Seq[Scan] = {
-    val found = Seq.newBuilder[(AnyRef, Scan)]
-    def visit(p: SparkPlan): Unit = {
-      p match {
-        case scan: FileSourceScanExec => scan.relation.location match {
-          case m: ManifestFileIndex => found += ((m, (m, None, None)))
-          case s: SkippingFileIndex => s.delegate match {
-            case m: ManifestFileIndex => found += ((s, (m, Some(s.condition), s.lastStats)))
-            case _ =>
-          }
-          case _ =>
-        }
-        case a: AdaptiveSparkPlanExec => visit(a.executedPlan)
-        case q: QueryStageExec => visit(q.plan)
-        case _ =>
-      }
-      p.children.foreach(visit)
-      p.subqueries.foreach(visit)
-    }
-    visit(plan)
-    found.result().foldLeft(Vector.empty[(AnyRef, Scan)]) { (acc, s) =>
-      if (acc.exists(_._1 eq s._1)) acc else acc :+ s
-    }.map(_._2)
+  def tableScans(plan: SparkPlan): Seq[Scan] = FileScans.locations(plan).collect {
+    case m: ManifestFileIndex => (m, None, None)
+    case s: SkippingFileIndex if s.delegate.isInstanceOf[ManifestFileIndex] =>
+      (s.delegate.asInstanceOf[ManifestFileIndex], Some(s.condition), s.lastStats)
   }
 }
