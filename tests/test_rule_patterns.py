@@ -7,8 +7,6 @@ are known by hand.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import ClassVar
 
 import pyarrow as pa
 import pytest
@@ -16,8 +14,8 @@ import pytest
 import udfs  # noqa: F401  (Python workers use this interpreter and see this directory)
 from conftest import run_both_ways
 from datasets import write_tables
-from skipstone import Formatted, Role, Rule, RuleIndex, Skipstone, SkipstoneError
-from user_types import Ranges
+from skipstone import Formatted, Skipstone, SkipstoneError
+from user_types import HalfFlag, Ranges
 
 
 def as_text(v: object) -> str | None:
@@ -27,16 +25,6 @@ def as_text(v: object) -> str | None:
 
 def text_length(s: str | None) -> int | None:
     return None if s is None else len(s)
-
-
-@dataclass(frozen=True)
-class HalfOrMore(RuleIndex):
-    """Whether a file holds a value >= 0.5: a pattern with a literal in it."""
-
-    column: str
-    kind: ClassVar[str] = "half_or_more"
-    metadata: ClassVar = (Role("any_half", "boolean", "max({col} >= 0.5)"),)
-    rules: ClassVar = (Rule("{col} >= 0.5", "coalesce({any_half}, false)"),)
 
 
 def numbers_table(f: int) -> pa.Table:
@@ -59,8 +47,8 @@ def numbers(spark, tmp_path_factory) -> str:
         Formatted("i", as_text, "as_text"),
         Formatted("s", text_length, "text_length"),    # an int UDF; its type is found at build
         Formatted("s", "length({col})"),
-        HalfOrMore("k"),
-        HalfOrMore("y"),
+        HalfFlag("k"),
+        HalfFlag("y"),
     )
     return root
 

@@ -65,3 +65,23 @@ class Ranges(RuleIndex):
     cover: ClassVar = "parts"
     metadata: ClassVar = (Role("parts", "array<struct<lo:int,hi:int>>", per_file=value_ranges),)
     rules: ClassVar = Rule.range("{col}", "p.lo", "p.hi", wrap=lambda c: f"exists({{parts}}, p -> {c})")
+
+
+@dataclass(frozen=True)
+class IntPartRange(RuleIndex):
+    """Per file the range of int(col) of a decimal column: answers `int(col) op v` only."""
+
+    column: str
+    kind: ClassVar[str] = "int_part_range"
+    metadata: ClassVar = (Role("lo", "int", "min(int({col}))"), Role("hi", "int", "max(int({col}))"))
+    rules: ClassVar = Rule.range("int({col})", "{lo}", "{hi}")
+
+
+@dataclass(frozen=True)
+class HalfFlag(RuleIndex):
+    """Per file whether some value is >= 0.5: a pattern with a literal, answers exactly `col >= 0.5`."""
+
+    column: str
+    kind: ClassVar[str] = "half_flag"
+    metadata: ClassVar = (Role("any", "boolean", "bool_or({col} >= 0.5)"),)
+    rules: ClassVar = (Rule("{col} >= 0.5", "coalesce({any}, false)"),)

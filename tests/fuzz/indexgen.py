@@ -7,45 +7,18 @@ Besides the built-in kinds this defines two user rule indexes that probe the rul
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from fuzz import udfs
+from user_types import HalfFlag, IntPartRange, LengthRange  # the test suite's user types
 from fuzz.columns import Leaf
 from skipstone import (
-    BloomFilter, Formatted, GapList, GeoBox, Hybrid, IndexType, Metric, MetricDist, MinMax, Prefix, Role, Rule,
-    RuleIndex, Suffix, ValueList, geo_minmax_mapping,
+    BloomFilter, Formatted, GapList, GeoBox, Hybrid, IndexType, Metric, MetricDist, MinMax, Prefix,
+    Suffix, ValueList, geo_minmax_mapping,
 )
 
 
-@dataclass(frozen=True)
-class LengthRange(RuleIndex):
-    """The docs' own example: per file the shortest and longest string length."""
 
-    column: str
-    kind: ClassVar[str] = "fz_length_range"
-    metadata: ClassVar = (Role("shortest", "int", "min(length({col}))"), Role("longest", "int", "max(length({col}))"))
-    rules: ClassVar = Rule.range("length({col})", "{shortest}", "{longest}")
-
-
-@dataclass(frozen=True)
-class IntPartRange(RuleIndex):
-    """Per file the range of int(col) of a decimal column: answers `int(col) op v` only."""
-
-    column: str
-    kind: ClassVar[str] = "fz_int_part"
-    metadata: ClassVar = (Role("lo", "int", "min(int({col}))"), Role("hi", "int", "max(int({col}))"))
-    rules: ClassVar = Rule.range("int({col})", "{lo}", "{hi}")
-
-
-@dataclass(frozen=True)
-class HalfFlag(RuleIndex):
-    """Per file whether some value is >= 0.5: answers exactly `col >= 0.5`."""
-
-    column: str
-    kind: ClassVar[str] = "fz_half_flag"
-    metadata: ClassVar = (Role("any", "boolean", "bool_or({col} >= 0.5)"),)
-    rules: ClassVar = (Rule("{col} >= 0.5", "coalesce({any}, false)"),)
 
 
 ABSDIFF = Metric("fz_absdiff", "abs(CAST({a} AS DOUBLE) - CAST({b} AS DOUBLE))", tolerance=1e-9)
