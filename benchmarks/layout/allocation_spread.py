@@ -1,7 +1,7 @@
 """Amoeba's Table 2 trend: how evenly the k-d tree and Amoeba's upfront tree spread
 allocation over TPC-H lineitem's attributes as the table grows (64 MB blocks).
 
-    PYTHONPATH=python python benchmarks/layout/allocation_spread.py [--cache .cache/tpch]
+    PYTHONPATH=python python -m benchmarks.layout.allocation_spread [--cache .cache/tpch]
 
 The tree depends only on the number of blocks and the sample, so a scale factor 0.1 sample
 stands for every size; the coefficient of variation is std / mean of Allocation_i over the
@@ -15,7 +15,7 @@ import argparse
 import numpy as np
 
 from skipstone.layout import LayoutData, Schema, build_amoeba_tree, build_kd_tree
-from skipstone.layout.datasets import tpch_denormalized
+from benchmarks.layout_sim.datasets import tpch_denormalized
 
 BYTES_PER_ROW = 0.73e9 / 6_001_215  # lineitem at SF 1 is 0.73 GB (Amoeba's Table 2)
 BLOCK_BYTES = 64 * 2**20

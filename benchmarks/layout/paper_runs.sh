@@ -3,7 +3,7 @@
 #   sh benchmarks/layout/paper_runs.sh
 # (TPC-H is generated once by tpchgen-cli into .cache/tpch.)
 set -e
-SIM="python -m skipstone.layout.simulate --cache ${CACHE:-.cache/tpch} --seed 0"
+SIM="python -m benchmarks.layout_sim.simulate --cache ${CACHE:-.cache/tpch} --seed 0"
 OUT=benchmarks/layout/results
 export PYTHONPATH=python
 mkdir -p $OUT

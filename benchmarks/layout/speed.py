@@ -1,7 +1,7 @@
 """Speed of the layout algorithms: tree building from a 1 M-row sample, routing, and one
 adaptive-optimizer call over a 100-query window on a 4,096-leaf tree.
 
-    PYTHONPATH=python python benchmarks/layout/speed.py [--rows 1000000] [--seed 0] [--optimizer-only]
+    PYTHONPATH=python python -m benchmarks.layout.speed [--rows 1000000] [--seed 0] [--optimizer-only]
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.builders.paw import build_paw_tree
 from skipstone.layout.builders.qdtree import build_qd_tree
 from skipstone.layout.curves import build_curve_layout
-from skipstone.layout.workloads import skewed_ranges, uniform_ranges
+from benchmarks.layout_sim.workloads import skewed_ranges, uniform_ranges
 
 
 def timed(label: str, fn):

@@ -1,6 +1,6 @@
 """Print the simulator results of benchmarks/layout/results/*.json as Markdown tables.
 
-    PYTHONPATH=python python benchmarks/layout/tables.py benchmarks/layout/results/tpch.json ...
+    PYTHONPATH=python python -m benchmarks.layout.tables benchmarks/layout/results/tpch.json ...
 """
 
 from __future__ import annotations

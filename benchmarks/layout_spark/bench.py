@@ -4,7 +4,7 @@
 
 Denormalized lineitem (TPC-H via tpchgen-cli, joined by Spark) is laid out once per method as
 a managed table; then the interleaved template workload (q3, q5, q6, q8, q12, q14, q19 with
-changing parameters, `skipstone.layout.templates`) runs query by query on every table in turn,
+changing parameters, `benchmarks.layout_sim.templates`) runs query by query on every table in turn,
 so the machine's load drifts over all methods alike. The adaptive table is optimized with
 AmoebaAdaptive every `--optimize-every` queries, and that time counts. PAW is built from a
 history of the same templates drawn with another seed. Every answer must equal the full

@@ -1,6 +1,6 @@
 """Denormalized TPC-H lineitem as Parquet, joined by Spark from what `tpchgen-cli` writes.
 
-The columns are those of the simulator's `skipstone.layout.datasets.tpch_denormalized`
+The columns are those of the simulator's `benchmarks.layout_sim.datasets.tpch_denormalized`
 (lineitem with its order, customer, nation, region and part, as Amoeba §6.1 does), so the
 wall-clock and simulated experiments run the same workload on the same table.
 """

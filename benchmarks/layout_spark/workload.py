@@ -1,4 +1,4 @@
-"""The interleaved TPC-H template workload as predicate JSON (`skipstone.layout.templates`)."""
+"""The interleaved TPC-H template workload as predicate JSON (`benchmarks.layout_sim.templates`)."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 
 from skipstone.layout.schema import LayoutData
-from skipstone.layout.templates import TPCH_TEMPLATES
+from benchmarks.layout_sim.templates import TPCH_TEMPLATES
 
 
 def template_workload(spark: Any, df: Any, queries: int, history: int, seed: int) -> tuple[list[dict], list[dict]]:

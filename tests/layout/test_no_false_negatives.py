@@ -10,10 +10,10 @@ import pytest
 from skipstone.layout import LayoutData, layout_from_json, layout_to_json
 from skipstone.layout.adaptive.optimizer import best_plan
 from skipstone.layout.adaptive.window import QueryWindow
-from skipstone.layout.methods import METHODS, BuildContext
-from skipstone.layout.templates import iot_queries
-from skipstone.layout.datasets import weblog
-from skipstone.layout.workloads import delta_similar, skewed_ranges, uniform_ranges
+from benchmarks.layout_sim.methods import METHODS, BuildContext
+from benchmarks.layout_sim.templates import iot_queries
+from benchmarks.layout_sim.datasets import weblog
+from benchmarks.layout_sim.workloads import delta_similar, skewed_ranges, uniform_ranges
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from skipstone.layout import LayoutData, Query, build_amoeba_tree
 from skipstone.layout.adaptive.optimizer import OptimizerOptions, RepartitionPlan, best_plan
 from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.tree import Leaf, Node, Split
-from skipstone.layout.workloads import skewed_ranges, uniform_ranges
+from benchmarks.layout_sim.workloads import skewed_ranges, uniform_ranges
 
 RECORDED = Path(__file__).with_name("optimizer_plans.json")
 NAMES = [f"c{i}" for i in range(6)]

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from skipstone.layout import simulate
-from skipstone.layout.methods import METHODS
+from benchmarks.layout_sim import simulate
+from benchmarks.layout_sim.methods import METHODS
 
 MEASURES = {"scan_ratio", "lower_bound_ratio", "block_bound_ratio", "blocks_touched", "rows_rewritten", "total_cost",
             "speedup_over_fullscan", "per_query_cost", "build_seconds", "blocks", "repartitions"}

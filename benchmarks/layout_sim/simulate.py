@@ -1,6 +1,6 @@
 """Workload simulator: build layouts, run a workload, count rows read and rewritten.
 
-    python -m skipstone.layout.simulate --data tpch --scale 0.1 --workload tpch --queries 200 \\
+    python -m benchmarks.layout_sim.simulate --data tpch --scale 0.1 --workload tpch --queries 200 \\
         --methods fullscan,range,kd,amoeba,adaptive --block-rows 600 --seed 0 --out tpch.json
 
 Per method it writes: the average scan ratio (rows read / table rows), the ratio to the lower
@@ -24,14 +24,14 @@ import numpy as np
 
 from skipstone.layout.adaptive.optimizer import OptimizerOptions, best_plan
 from skipstone.layout.adaptive.window import QueryWindow
-from skipstone.layout.datasets import tpch_denormalized, weblog
+from benchmarks.layout_sim.datasets import tpch_denormalized, weblog
 from skipstone.layout.layout import Layout
-from skipstone.layout.methods import METHODS, BuildContext
+from benchmarks.layout_sim.methods import METHODS, BuildContext
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
-from skipstone.layout.templates import iot_queries, tpch_queries
+from benchmarks.layout_sim.templates import iot_queries, tpch_queries
 from skipstone.layout.tree import PartitionTree
-from skipstone.layout.workloads import delta_similar, one_shot_attributes, random_attribute_ranges, skewed_ranges, uniform_ranges
+from benchmarks.layout_sim.workloads import delta_similar, one_shot_attributes, random_attribute_ranges, skewed_ranges, uniform_ranges
 
 WORKLOADS = ("uniform", "skewed", "tpch", "iot", "random", "oneshot")
 
@@ -187,7 +187,7 @@ def _line(name: str, r: dict) -> str:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m skipstone.layout.simulate", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m benchmarks.layout_sim.simulate", description=__doc__.split("\n\n")[0])
     p.add_argument("--data", default="weblog", choices=["tpch", "weblog"], help="data set")
     p.add_argument("--scale", type=float, default=0.1, help="TPC-H scale factor (tpch)")
     p.add_argument("--rows", type=int, default=200_000, help="rows of the synthetic web-log (weblog)")

@@ -1,9 +1,9 @@
 """PNG pictures of layouts and workloads (needs matplotlib).
 
-    python -m skipstone.layout.pictures layouts --out docs/img
+    python -m benchmarks.layout_sim.pictures layouts --out docs/img
         2-D layouts of the k-d tree, Qd-tree and PAW with the historical and the future
         queries (like PAW's Figures 13 and 14), on the web-log's latitude and longitude.
-    python -m skipstone.layout.pictures curves --result tpch.json --out docs/img/layout-cost-per-query.png
+    python -m benchmarks.layout_sim.pictures curves --result tpch.json --out docs/img/layout-cost-per-query.png
         cost per query, reads plus rewrites, of each method in a simulator result (like
         Amoeba's Figure 11).
 """
@@ -20,11 +20,11 @@ import numpy as np
 from skipstone.layout.builders.data_aware import build_kd_tree
 from skipstone.layout.builders.paw import build_paw_tree
 from skipstone.layout.builders.qdtree import build_qd_tree
-from skipstone.layout.datasets import weblog
+from benchmarks.layout_sim.datasets import weblog
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData, Schema
-from skipstone.layout.workloads import delta_similar, skewed_ranges
+from benchmarks.layout_sim.workloads import delta_similar, skewed_ranges
 
 
 def _pyplot():
@@ -105,7 +105,7 @@ def draw_curves(result_path: Path, out: Path, methods: Sequence[str] | None = No
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m skipstone.layout.pictures", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m benchmarks.layout_sim.pictures", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="what", required=True)
     layouts = sub.add_parser("layouts")
     layouts.add_argument("--out", default="docs/img")

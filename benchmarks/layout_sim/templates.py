@@ -8,7 +8,7 @@ IoT trace (§6.5): five query patterns, one after another with overlaps, each a 
 window plus a static filter and a changing one.
 
 >>> import numpy as np
->>> from skipstone.layout.datasets import weblog
+>>> from benchmarks.layout_sim.datasets import weblog
 >>> data = weblog(2_000)
 >>> len(iot_queries(data, 20, seed=1))
 20
