@@ -23,6 +23,7 @@ import numpy as np
 
 from skipstone.layout.builders.median import check_block_rows, sample_scale
 from skipstone.layout.layout import Descriptors, Layout
+from skipstone.layout.layout_json import FORMAT, VERSION, bounds_from_json, bounds_to_json
 from skipstone.layout.schema import LayoutData, Schema
 
 CURVES = ("zorder", "hilbert")
@@ -75,8 +76,6 @@ class CurveLayout(Layout):
         return CurveLayout(self.schema, self.curve, self.columns, self.bits, self.edges, self.boundaries, counts, low, high)
 
     def to_json(self) -> dict[str, Any]:
-        from skipstone.layout.serialization import FORMAT, VERSION, bounds_to_json
-
         return {
             "format": FORMAT, "version": VERSION, "kind": "curve", "schema": self.schema.to_json(),
             "curve": self.curve, "bits": self.bits,
@@ -89,8 +88,6 @@ class CurveLayout(Layout):
 
     @staticmethod
     def from_json(document: Mapping[str, Any], schema: Schema) -> CurveLayout:
-        from skipstone.layout.serialization import bounds_from_json
-
         blocks = document["blocks"]
         return CurveLayout(
             schema, document["curve"], tuple(schema.index(c) for c in document["columns"]), int(document["bits"]),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -53,6 +54,10 @@ class Layout(ABC):
     @abstractmethod
     def with_block_rows(self, rows: np.ndarray) -> Layout:
         """The same layout with new row counts per block."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The layout in the versioned JSON format ``serialization.layout_from_json`` reads."""
 
     @property
     def block_count(self) -> int:

@@ -7,7 +7,7 @@ every row can take the same number of steps without branching; rows are processe
 that stay in cache, one NumPy pass per level.
 
 >>> import numpy as np
->>> from skipstone.layout.tree import Leaf, Split
+>>> from skipstone.layout.nodes import Leaf, Split
 >>> compile_router(Split(0, 0.5, Leaf(0), Leaf(1))).route(np.array([[0.1], [0.9]])).tolist()
 [0, 1]
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from skipstone.layout.tree import GroupSplit, Leaf, Node, Split
+from skipstone.layout.nodes import GroupSplit, Leaf, Node, Split
 
 CHUNK_ROWS = 1 << 15
 

@@ -17,76 +17,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Generic, Protocol, TypeVar
+from typing import Any
 
 import numpy as np
 
 from skipstone.layout.boxes import BoxSet
 from skipstone.layout.layout import Descriptors, Layout
+from skipstone.layout.layout_json import tree_document
+from skipstone.layout.nodes import Bounds, Group, GroupSplit, Leaf, Node, NodeVisitor, Split
+from skipstone.layout.routing import compile_router
 from skipstone.layout.schema import LayoutData, Schema
 
-T = TypeVar("T", covariant=True)
-
-Bounds = tuple[tuple[float, ...], tuple[float, ...]]
-
-
-class NodeVisitor(Protocol, Generic[T]):  # type: ignore[misc]
-    def leaf(self, node: Leaf) -> T: ...
-    def split(self, node: Split) -> T: ...
-    def group_split(self, node: GroupSplit) -> T: ...
-
-
-@dataclass(frozen=True)
-class Leaf:
-    """A block: its id, its (estimated) rows, and optional precise-descriptor MBRs."""
-
-    block: int
-    rows: float = 0.0
-    mbrs: tuple[Bounds, ...] = ()
-
-    def accept(self, visitor: NodeVisitor[T]) -> T:
-        return visitor.leaf(self)
-
-
-@dataclass(frozen=True)
-class Split:
-    """Rows with x[column] <= cut go left, the others right."""
-
-    column: int
-    cut: float
-    left: Node
-    right: Node
-
-    def accept(self, visitor: NodeVisitor[T]) -> T:
-        return visitor.split(self)
-
-
-@dataclass(frozen=True)
-class Group:
-    """A grouped partition: rows inside the box (low, high] go to `child`."""
-
-    low: tuple[float, ...]
-    high: tuple[float, ...]
-    child: Node
-
-    @property
-    def box(self) -> BoxSet:
-        return BoxSet(np.array([self.low], dtype=np.float64), np.array([self.high], dtype=np.float64))
-
-
-@dataclass(frozen=True)
-class GroupSplit:
-    """PAW's multi-group split: disjoint grouped partitions and the irregular rest."""
-
-    groups: tuple[Group, ...]
-    rest: Node
-
-    def accept(self, visitor: NodeVisitor[T]) -> T:
-        return visitor.group_split(self)
-
-
-Node = Leaf | Split | GroupSplit
-
+# The node types live in nodes.py (routing and the JSON form need them without the tree);
+# they are re-exported here, where most callers look for them.
+__all__ = ["Bounds", "Group", "GroupSplit", "Leaf", "Node", "NodeVisitor", "PartitionTree", "Split",
+           "leaves_of", "map_leaves", "node_rows", "renumber"]
 
 @dataclass(frozen=True, eq=False)
 class PartitionTree(Layout):
@@ -123,8 +68,6 @@ class PartitionTree(Layout):
         return self._cache["descriptors"]
 
     def route(self, data: LayoutData) -> np.ndarray:
-        from skipstone.layout.routing import compile_router
-
         if "router" not in self._cache:
             self._cache["router"] = compile_router(self.root)
         return self._cache["router"].route(data.values)
@@ -146,10 +89,9 @@ class PartitionTree(Layout):
         self.root.accept(_Allocation(out, total))
         return out
 
-    def to_json(self) -> dict:
-        from skipstone.layout.serialization import tree_to_json
-
-        return tree_to_json(self)
+    def to_json(self) -> dict[str, Any]:
+        """The tree in the layout JSON format (``skipstone.layout.serialization``)."""
+        return tree_document(self.schema, self.root)
 
 
 def renumber(root: Node, first_block: int = 0) -> Node:
