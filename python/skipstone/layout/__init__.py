@@ -26,7 +26,9 @@ from skipstone.layout.cost_model import CostModel, RowsRead, SparkCost
 from skipstone.layout.curves import CurveLayout, build_curve_layout
 from skipstone.layout.layout import Descriptors, Layout
 from skipstone.layout.policies import AmoebaAdaptive, LayoutChange, LayoutPolicy
-from skipstone.layout.specs import Amoeba, KdTree, LayoutSpec, Range
+from skipstone.layout.protocols import Builder, LayoutSpec, Transform
+from skipstone.layout.spec_registry import layout_spec, layout_spec_from_json
+from skipstone.layout.specs import Amoeba, KdTree, Range, SizedSpec
 from skipstone.layout.curve_specs import Hilbert, ZOrder
 from skipstone.layout.workload_specs import Paw, QdTree
 from skipstone.layout.paw_rebuild import PawRebuild
@@ -49,6 +51,11 @@ __all__ = [
     "LayoutPolicy",
     "LayoutSpec",
     "Range",
+    "SizedSpec",
+    "Builder",
+    "Transform",
+    "layout_spec",
+    "layout_spec_from_json",
     "CostModel",
     "CurveLayout",
     "RowsRead",

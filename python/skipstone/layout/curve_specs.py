@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from skipstone.layout.curves import CurveLayout, build_curve_layout
 from skipstone.layout.schema import LayoutData
-from skipstone.layout.specs import _SizedSpec
+from skipstone.layout.spec_registry import layout_spec
+from skipstone.layout.specs import SizedSpec
 
 # Routing tests every cut point of a column in a balanced CASE tree: 8 bits is 255 cut points
 # per column, as fine as a table of thousands of blocks needs.
@@ -38,7 +39,7 @@ def default_bits(blocks: float, columns: int) -> int:
 
 
 @dataclass(frozen=True)
-class _CurveSpec(_SizedSpec):
+class _CurveSpec(SizedSpec):
     bits: int | None = None  # per column; None: default_bits
     curve = ""
 
@@ -48,6 +49,7 @@ class _CurveSpec(_SizedSpec):
         return build_curve_layout(sample, self.curve, block_rows, total_rows, self.columns, bits)
 
 
+@layout_spec
 @dataclass(frozen=True)
 class ZOrder(_CurveSpec):
     """Z-order (Morton) curve over ``columns`` (default: every orderable column), the layout of
@@ -60,6 +62,7 @@ class ZOrder(_CurveSpec):
     curve = "zorder"
 
 
+@layout_spec
 @dataclass(frozen=True)
 class Hilbert(_CurveSpec):
     """Hilbert curve over ``columns``: like Z-order, with no jumps between neighbouring cells.

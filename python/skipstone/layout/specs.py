@@ -2,7 +2,9 @@
 
 A spec chooses the layout columns, the target block size and the builder; the table turns
 ``block_bytes`` into rows with its own estimate of bytes per row (or takes ``block_rows`` as
-given) and calls :meth:`LayoutSpec.build` on a sample of its rows.
+given) and calls :meth:`LayoutSpec.build` on a sample of its rows. ``SizedSpec`` is the base
+of every built-in spec (and of yours, docs/layout.md): the size options, their checks, and the
+JSON form; ``@layout_spec`` registers a spec so that a table's stored spec reads back.
 
 >>> import numpy as np
 >>> from skipstone.layout import Amoeba, LayoutData
@@ -13,37 +15,29 @@ given) and calls :meth:`LayoutSpec.build` on a sample of its rows.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol, Sequence, runtime_checkable
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Mapping, Sequence, TypeVar
 
 from skipstone.layout.builders.amoeba_upfront import build_amoeba_tree
 from skipstone.layout.builders.data_aware import build_kd_tree, build_range_tree
-from skipstone.layout.layout import Layout
+from skipstone.layout.protocols import LayoutSpec
 from skipstone.layout.schema import LayoutData
+from skipstone.layout.spec_registry import layout_spec
 from skipstone.layout.tree import PartitionTree
+
+__all__ = ["DEFAULT_BLOCK_BYTES", "Amoeba", "KdTree", "LayoutSpec", "Range", "SizedSpec"]
 
 DEFAULT_BLOCK_BYTES = 128 << 20
 
-
-@runtime_checkable
-class LayoutSpec(Protocol):
-    """What a table's layout is built by. ``columns`` None: every column the layout can order."""
-
-    block_bytes: int | None
-    block_rows: int | None
-    columns: Sequence[str] | None
-
-    def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> Layout:
-        """The layout (a tree or a curve layout) for a table of ``total_rows`` rows that ``sample`` stands for."""
-        ...
-
-    def to_json(self) -> dict[str, Any]:
-        """The spec as stored in the table's properties."""
-        ...
+Spec = TypeVar("Spec", bound="SizedSpec")
 
 
 @dataclass(frozen=True)
-class _SizedSpec:
+class SizedSpec:
+    """The options every spec shares: a block size (``block_rows`` wins over ``block_bytes``)
+    and the layout columns (None: every column the layout can order). A subclass adds its own
+    fields and ``build``; ``to_json``/``from_json`` cover every dataclass field."""
+
     block_bytes: int | None = DEFAULT_BLOCK_BYTES
     block_rows: int | None = None
     columns: Sequence[str] | None = None
@@ -61,9 +55,21 @@ class _SizedSpec:
         out["columns"] = list(self.columns) if self.columns is not None else None
         return {"kind": type(self).__name__, **out}
 
+    @classmethod
+    def from_json(cls: type[Spec], data: Mapping[str, Any]) -> Spec:
+        """The spec ``to_json`` wrote; an option this class does not take is an error."""
+        options = {k: v for k, v in data.items() if k != "kind"}
+        known = {f.name for f in fields(cls) if f.init}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"{cls.__name__} takes no option {', '.join(map(repr, unknown))} "
+                             f"(its options: {', '.join(sorted(known))})")
+        return cls(**options)
 
+
+@layout_spec
 @dataclass(frozen=True)
-class Amoeba(_SizedSpec):
+class Amoeba(SizedSpec):
     """Amoeba's robust upfront tree (no workload needed): every column gets its share of cuts.
 
     >>> Amoeba(block_bytes=64 << 20, columns=["l_shipdate", "l_quantity"]).columns
@@ -76,16 +82,18 @@ class Amoeba(_SizedSpec):
         return build_amoeba_tree(sample, block_rows, total_rows, self.columns, seed=self.seed)
 
 
+@layout_spec
 @dataclass(frozen=True)
-class KdTree(_SizedSpec):
+class KdTree(SizedSpec):
     """A k-d tree: median cuts, columns round robin by level."""
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
         return build_kd_tree(sample, block_rows, total_rows, self.columns)
 
 
+@layout_spec
 @dataclass(frozen=True)
-class Range(_SizedSpec):
+class Range(SizedSpec):
     """Range partitioning on one column (``columns=["ts"]``): median cuts on it alone."""
 
     def __post_init__(self) -> None:

@@ -29,12 +29,13 @@ from skipstone.layout.builders.qdtree import build_qd_tree
 from skipstone.layout.predicates import Predicate
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData, Schema
-from skipstone.layout.specs import _SizedSpec
+from skipstone.layout.spec_registry import layout_spec
+from skipstone.layout.specs import SizedSpec
 from skipstone.layout.tree import Leaf, Node, PartitionTree, renumber
 
 
 @dataclass(frozen=True)
-class _WorkloadSpec(_SizedSpec):
+class _WorkloadSpec(SizedSpec):
     queries: Sequence[Mapping[str, Any] | Predicate] = ()
 
     def __post_init__(self) -> None:
@@ -52,6 +53,7 @@ class _WorkloadSpec(_SizedSpec):
         return [Query.from_json(q, schema) for q in self.queries]
 
 
+@layout_spec
 @dataclass(frozen=True)
 class QdTree(_WorkloadSpec):
     """The greedy Qd-tree (Yang et al.): cuts at the queries' boundaries, where they let the
@@ -63,6 +65,7 @@ class QdTree(_WorkloadSpec):
         return refine_large_leaves(tree, sample, block_rows, total_rows)
 
 
+@layout_spec
 @dataclass(frozen=True)
 class Paw(_WorkloadSpec):
     """PAW (Li, Yiu, Chan): partitions for every workload within ``delta`` of ``queries``;

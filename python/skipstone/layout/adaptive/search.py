@@ -15,10 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from skipstone.layout.adaptive.costs import CostModel, NodeInfo, as_cut, halves
+from skipstone.layout import transforms
 from skipstone.layout.tree import Node, Split
 
 # how a plan at a node was made; the order of the candidates is the order they are tried in
 UNCHANGED, BELOW, SWAP, PUSHUP, ROTATE_LEFT, ROTATE_RIGHT = range(6)
+FREE = {PUSHUP: transforms.PUSHUP, ROTATE_LEFT: transforms.ROTATE_LEFT, ROTATE_RIGHT: transforms.ROTATE_RIGHT}
 
 
 @dataclass(frozen=True)
@@ -170,12 +172,7 @@ class Search:
         return costs, allowed & (base - costs.sum(axis=1) > 0)
 
     def _rearranged(self, node: Split, made: int, k: int, left: Plans, right: Plans) -> Split:
-        cut, a, b = self.cuts[k], left.nodes[k], right.nodes[k]
+        cut, below = self.cuts[k], Split(node.column, node.cut, left.nodes[k], right.nodes[k])
         if made == BELOW:
-            return Split(node.column, node.cut, a, b)
-        if made == PUSHUP:
-            return Split(cut.column, cut.cut, Split(node.column, node.cut, a.left, b.left),  # type: ignore[union-attr]
-                         Split(node.column, node.cut, a.right, b.right))  # type: ignore[union-attr]
-        if made == ROTATE_LEFT:
-            return Split(cut.column, cut.cut, a.left, Split(node.column, node.cut, a.right, b))  # type: ignore[union-attr]
-        return Split(cut.column, cut.cut, Split(node.column, node.cut, a, b.left), b.right)  # type: ignore[union-attr]
+            return below
+        return FREE[made].apply(below, cut.column, cut.cut)
