@@ -33,6 +33,7 @@ from skipstone.layout.schema import LayoutData, Schema
 __all__ = ["Bounds", "Group", "GroupSplit", "Leaf", "Node", "NodeVisitor", "PartitionTree", "Split",
            "leaves_of", "map_leaves", "node_rows", "renumber"]
 
+
 @dataclass(frozen=True, eq=False)
 class PartitionTree(Layout):
     """A layout whose blocks are the leaves of a tree, in depth-first order."""
