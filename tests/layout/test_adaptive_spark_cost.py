@@ -113,3 +113,13 @@ def test_spark_cost_without_bytes_per_row_says_so(table, tree):
 def test_spark_cost_rejects_negative_prices():
     with pytest.raises(ValueError, match="SparkCost.job_bytes"):
         SparkCost(bytes_per_row=1, job_bytes=-1)
+
+
+def test_new_blocks_are_priced_at_the_rows_the_sample_stands_for(table, tree):
+    # a quarter of the rows as the sample: each of its rows stands for 4 of the table's, so
+    # the new blocks hold 400 rows each, as with the whole table
+    q = x_at_most_3(table)
+    quarter = LayoutData(table.schema, table.values[::4])
+    plan = best_plan(tree, window_of(q, 13), q, quarter, options())
+    assert plan is not None and plan.benefit == pytest.approx(13 * 40_000.0)
+    assert [leaf.rows for leaf in plan.tree.leaves] == pytest.approx([400.0, 400.0])

@@ -161,12 +161,12 @@ class CostModel:
                 columns = np.array([c for c, _ in self.cuts], dtype=np.intp)
                 values = np.array([v for _, v in self.cuts], dtype=np.float64)
                 goes_left = self.values[swaps.rows[:, None], columns[None, :]] <= values[None, :]
-                # rows are priced as they are: sum sample rows and scale once, as the paper's
-                # arithmetic does (the same floats, so the same ties); other prices per leaf
-                scale = 1.0 if self._by_rows else swaps.per_sample_row
-                costs = ((self._side_costs(swaps.left, swaps.near, columns, values, goes_left, True, scale)
-                          + self._side_costs(swaps.right, swaps.near, columns, values, ~goes_left, False, scale))
-                         * (swaps.per_sample_row if self._by_rows else 1.0)).T
+                # rows: sum sample rows, then scale once (the floats, and so the ties, of the
+                # paper's unit as before prices existed); other prices need each new leaf's rows
+                per_leaf, after = (1.0, swaps.per_sample_row) if self._by_rows else (swaps.per_sample_row, 1.0)
+                costs = ((self._side_costs(swaps.left, swaps.near, columns, values, goes_left, True, per_leaf)
+                          + self._side_costs(swaps.right, swaps.near, columns, values, ~goes_left, False, per_leaf))
+                         * after).T
             cached = (node, costs)
             self._whatif[id(node)] = cached
         return cached[1]
