@@ -6,10 +6,13 @@ Denormalized lineitem (TPC-H via tpchgen-cli, joined by Spark) is laid out once 
 a managed table; then the interleaved template workload (q3, q5, q6, q8, q12, q14, q19 with
 changing parameters, `benchmarks.layout_sim.templates`) runs query by query on every table in turn,
 so the machine's load drifts over all methods alike. The adaptive table is optimized with
-AmoebaAdaptive every `--optimize-every` queries, and that time counts. PAW is built from a
-history of the same templates drawn with another seed. Every answer must equal the full
-scan's. The `deltalake` package's Z-order joins as an outside peer: files and bytes its
-min/max statistics let a reader skip (no wall clock: Spark here has no Delta reader).
+AmoebaAdaptive (its calibrated defaults: SparkCost, the measured write multiplier) every
+`--optimize-every` queries, and that time counts: planning and rewriting. PAW is built from a
+history of the same templates drawn with another seed. Then the worst case: queries on random
+attributes with random ranges, on the same tables (their layouts never change) and on a new
+adaptive table. Every answer must equal the full scan's. The `deltalake` package's Z-order
+joins as an outside peer: files and bytes its min/max statistics let a reader skip (no wall
+clock: Spark here has no Delta reader).
 
 Writes benchmarks/layout_spark/results/<name>.json and .md, and docs/img/<name>.png.
 """
@@ -38,8 +41,10 @@ class MethodRun:
     blocks: int = 0
     create_s: float = 0.0
     query_s: float = 0.0
-    optimize_s: float = 0.0
-    optimizations: int = 0
+    plan_s: float = 0.0  # optimize calls deciding (reading the log and sample, the policy's search)
+    rewrite_s: float = 0.0  # optimize calls rewriting and committing
+    optimizations: int = 0  # optimize calls
+    rewrites: int = 0  # of which rewrote blocks
     files_read: int = 0
     files_total: int = 0
     bytes_read: int = 0
@@ -48,6 +53,10 @@ class MethodRun:
     per_query_s: list[float] = field(default_factory=list)
     per_query_files: list[int] = field(default_factory=list)  # for calibrating a per-file cost
     per_query_bytes: list[int] = field(default_factory=list)
+
+    @property
+    def optimize_s(self) -> float:
+        return self.plan_s + self.rewrite_s
 
     @property
     def total_s(self) -> float:
@@ -66,6 +75,9 @@ def main() -> None:
     parser.add_argument("--methods", default=None, help="comma-separated (default: all but qdtree)")
     parser.add_argument("--cache", default=os.path.join(ROOT, "benchmarks", ".data"))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workloads", default="templates,random", help="templates, random, or both")
+    parser.add_argument("--random-methods", default="fullscan,kd,amoeba,adaptive",
+                        help="the methods the random workload runs on (the worst case concerns adaptive)")
     args = parser.parse_args()
     scale = 0.1 if args.quick else args.sf
     queries = args.queries or (42 if args.quick else 140)
@@ -75,7 +87,7 @@ def main() -> None:
     from benchmarks.harness import session
     from benchmarks.layout_spark.methods import CURVE_COLUMNS, DEFAULT, METHODS
     from benchmarks.layout_spark.tpch_data import denormalized
-    from benchmarks.layout_spark.workload import template_workload
+    from benchmarks.layout_spark.workload import random_workload, template_workload
 
     methods = tuple(args.methods.split(",")) if args.methods else DEFAULT
     spark = session("skipstone-bench-layout")
@@ -84,20 +96,40 @@ def main() -> None:
     rows = df.count()
     block_rows = max(1, rows // blocks)
     workload, history = template_workload(spark, df, queries, args.history, args.seed)
+    phases = args.workloads.split(",")
     work = tempfile.mkdtemp(prefix="skipstone-bench-layout-")
     print(f"{name}: {rows:,} rows, {blocks} blocks of {block_rows:,} rows, {queries} queries; tables in {work}",
           flush=True)
+    as_json = lambda runs: {r.method: {**asdict(r), "optimize_s": r.optimize_s, "total_s": r.total_s}  # noqa: E731
+                            for r in runs.values()}
+    result: dict[str, Any] = {"name": name, "scale": scale, "rows": rows, "blocks": blocks, "block_rows": block_rows,
+                              "queries": queries, "history": args.history, "optimize_every": args.optimize_every,
+                              "window": args.window, "seed": args.seed, "curve_columns": list(CURVE_COLUMNS),
+                              "load_average": [os.getloadavg()]}
     try:
         runs, tables = _create_all(spark, df, methods, block_rows, history, work)
-        _run_workload(spark, source, workload, runs, tables, args)
-        peer = _delta_peer(source, work, CURVE_COLUMNS, blocks, workload)
+        if "templates" in phases:
+            _run_workload(spark, source, workload, runs, tables, args)
+            result["methods"] = as_json(runs)
+            result["deltalake"] = _delta_peer(source, work, CURVE_COLUMNS, blocks, workload)
+            _write(result)  # the first workload's results survive if the second fails
+        if "random" in phases:
+            # the same tables (their layouts never change) but a new adaptive one, whose runs start afresh
+            chosen = args.random_methods.split(",")
+            fresh = {m: MethodRun(m, blocks=r.blocks, create_s=r.create_s) for m, r in runs.items() if m in chosen}
+            if "adaptive" in fresh:
+                new_runs, new_tables = _create_all(spark, df, ("adaptive",), block_rows, history, os.path.join(work, "random"))
+                tables["adaptive"], fresh["adaptive"] = new_tables["adaptive"], new_runs["adaptive"]
+            _run_workload(spark, source, random_workload(df, queries, args.seed + 2), fresh, tables, args)
+            result["random"] = {"queries": queries, "methods": as_json(fresh)}
+        result["load_average"].append(os.getloadavg())  # at the start and at the end
     finally:
         spark.stop()
         shutil.rmtree(work, ignore_errors=True)
-    result = {"name": name, "scale": scale, "rows": rows, "blocks": blocks, "block_rows": block_rows,
-              "queries": queries, "history": args.history, "optimize_every": args.optimize_every,
-              "window": args.window, "seed": args.seed, "curve_columns": list(CURVE_COLUMNS),
-              "methods": {r.method: {**asdict(r), "total_s": r.total_s} for r in runs.values()}, "deltalake": peer}
+    _write(result)
+
+
+def _write(result: dict[str, Any]) -> None:
     from benchmarks.layout_spark.report import write_report
 
     write_report(result, RESULTS, os.path.join(ROOT, "docs", "img"))
@@ -125,6 +157,7 @@ def _run_workload(spark: Any, source: str, workload: list[dict], runs: dict, tab
     import skipstone
     from benchmarks.layout_spark.predicate_sql import to_sql
     from skipstone.layout import AmoebaAdaptive
+    from skipstone.table.optimize import apply
 
     source_files = [os.path.join(source, n) for n in os.listdir(source) if n.endswith(".parquet")]
     source_bytes = sum(os.path.getsize(p) for p in source_files)
@@ -156,10 +189,16 @@ def _run_workload(spark: Any, source: str, workload: list[dict], runs: dict, tab
             reference = answer if reference is None else reference
             run.wrong_answers += int(answer != reference)
             if method == "adaptive" and (i + 1) % args.optimize_every == 0:
+                # t.optimize(policy) is _plan then apply: timed apart, to see what deciding costs
                 started = time.perf_counter()
-                tables[method].optimize(AmoebaAdaptive(window=args.window, write_multiplier=4))
-                run.optimize_s += time.perf_counter() - started
+                planned = tables[method]._plan(AmoebaAdaptive(window=args.window))
+                run.plan_s += time.perf_counter() - started
                 run.optimizations += 1
+                if planned is not None:
+                    started = time.perf_counter()
+                    apply(spark, planned)
+                    run.rewrite_s += time.perf_counter() - started
+                    run.rewrites += 1
         spark.conf.set("spark.skipstone.enabled", "true")
         print(f"  query {i + 1}/{len(workload)}: " + ", ".join(f"{m} {r.per_query_s[-1]:.2f}s" for m, r in runs.items()),
               flush=True)

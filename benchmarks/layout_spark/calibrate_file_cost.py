@@ -1,18 +1,32 @@
-"""Calibrate ``SparkCost.file_bytes`` from a wall-clock run of `make bench-layout`.
+"""Calibrate ``SparkCost`` (``skipstone.layout.cost_model``) on Spark: the per-file cost of a
+read and the fixed and per-byte cost of a rewrite, in bytes read.
 
     python -m benchmarks.layout_spark.calibrate_file_cost benchmarks/layout_spark/results/tpch-sf0.1-quick.json
+    python -m benchmarks.layout_spark.calibrate_file_cost results.json --rewrites   # also times rewrites (minutes)
 
-Fits seconds = fixed + per_byte x bytes read + per_file x files read by least squares, over
-every (method, query) of the run when it recorded them per query, else over each method's
-totals (one equation per method: fewer points, a rougher answer). The per-file cost in bytes
-is per_file / per_byte: the bytes Spark reads in the time it spends opening one file.
+Reads: fits seconds = fixed + per_byte x bytes read + per_file x files read by least squares,
+over every (method, query) of a `make bench-layout` run when it recorded them per query, else
+over each method's totals (one equation per method: fewer points, a rougher answer). The
+per-file cost in bytes is per_file / per_byte: the bytes Spark reads in the time it spends
+opening one file.
+
+Rewrites (`--rewrites`, benchmarks/layout_spark/rewrite_cost.py): a managed table of the same
+TPC-H data has 1 to all of its blocks rewritten; seconds = fixed + per_byte x bytes. In the
+unit of reads, a rewrite of b bytes costs c x (b + job_bytes) with c = rewrite per_byte / read
+per_byte (Amoeba's write multiplier, measured) and job_bytes = fixed / rewrite per_byte. The
+result is written to results/calibration.json; cost_model.py's defaults come from it.
 """
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
 
 import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REWRITE_COUNTS = (64, 1, 32, 4, 16, 64, 1, 32, 4, 16)  # interleaved: the machine's load drifts over all sizes
 
 
 def fit(result: dict) -> dict[str, float]:
@@ -34,6 +48,56 @@ def fit(result: dict) -> dict[str, float]:
             "file_bytes": float(per_file / per_byte) if per_byte > 0 else float("nan")}
 
 
+def spark_cost(reads: dict[str, float], rewrites: dict[str, float]) -> dict[str, float]:
+    """SparkCost's parameters (and the policies' write multiplier) from the two fits."""
+    read, write = reads["seconds_per_gb"], rewrites["rewrite_seconds_per_gb"]
+    return {"file_bytes": reads["file_bytes"], "write_multiplier": write / read,
+            "job_bytes": rewrites["rewrite_fixed_s"] / write * 1e9}
+
+
+def rewrite_points(scale: float, blocks: int) -> list[dict[str, float]]:
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    from benchmarks.harness import session
+    from benchmarks.layout_spark.rewrite_cost import measure_rewrites
+    from benchmarks.layout_spark.tpch_data import denormalized
+    from skipstone import Skipstone
+    from skipstone.layout import KdTree
+
+    import tempfile
+    spark = session("skipstone-calibrate-rewrites")
+    try:
+        df = spark.read.parquet(denormalized(spark, scale, os.path.join(ROOT, "benchmarks", ".data"), blocks))
+        table = Skipstone.create(spark, os.path.join(tempfile.mkdtemp(prefix="skipstone-calibrate-"), "t"), df,
+                                 layout=KdTree(block_rows=max(1, df.count() // blocks)))
+        counts = [min(c, table.tree().block_count) for c in REWRITE_COUNTS]
+        return measure_rewrites(spark, table, counts)
+    finally:
+        spark.stop()
+
+
+def main() -> None:
+    from benchmarks.layout_spark.rewrite_cost import fit_rewrites
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="+", help="JSON results of make bench-layout (reads)")
+    parser.add_argument("--rewrites", action="store_true", help="also time rewrites on Spark (a few minutes)")
+    parser.add_argument("--sf", type=float, default=0.1)
+    parser.add_argument("--blocks", type=int, default=64)
+    args = parser.parse_args()
+    reads = {}
+    for path in args.results:
+        reads = fit(json.load(open(path)))
+        print(path, json.dumps(reads, indent=1))
+    if args.rewrites:
+        points = rewrite_points(args.sf, args.blocks)
+        rewrites = fit_rewrites(points)
+        calibrated = {"reads": reads, "reads_from": [os.path.relpath(p, ROOT) for p in args.results],
+                      "rewrites": rewrites, "rewrite_points": points, "spark_cost": spark_cost(reads, rewrites)}
+        print(json.dumps({k: calibrated[k] for k in ("rewrites", "spark_cost")}, indent=1))
+        with open(os.path.join(ROOT, "benchmarks", "layout_spark", "results", "calibration.json"), "w") as out:
+            json.dump(calibrated, out, indent=1)
+
+
 if __name__ == "__main__":
-    for path in sys.argv[1:]:
-        print(path, json.dumps(fit(json.load(open(path))), indent=1))
+    sys.path.insert(0, ROOT)
+    main()

@@ -1,5 +1,5 @@
-"""Results of the wall-clock layout experiment: JSON, a Markdown table, and a plot next to the
-simulator's numbers (benchmarks/layout/results/tpch.json)."""
+"""Results of the wall-clock layout experiment: JSON, a Markdown table per workload, and a plot
+next to the simulator's numbers (benchmarks/layout/results/tpch.json)."""
 from __future__ import annotations
 
 import json
@@ -7,6 +7,8 @@ import os
 from typing import Any
 
 SIMULATED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "layout", "results", "tpch.json")
+WORKLOADS = (("methods", "TPC-H templates (q3, q5, q6, q8, q12, q14, q19 interleaved)"),
+             ("random", "worst case: random attributes, random ranges"))
 
 
 def write_report(result: dict[str, Any], results_dir: str, image_dir: str) -> None:
@@ -24,30 +26,52 @@ def write_report(result: dict[str, Any], results_dir: str, image_dir: str) -> No
         print("matplotlib is missing: no plot (pip install -e '.[bench]')")
 
 
+def runs_of(result: dict[str, Any], key: str) -> dict[str, Any]:
+    """The method runs of one workload: top-level "methods" (templates) or "random"."""
+    return result.get(key, {}) if key == "methods" else result.get(key, {}).get("methods", {})
+
+
 def markdown(result: dict[str, Any]) -> str:
-    runs = result["methods"]
+    load = result.get("load_average")
+    lines = [
+        f"**{result['name']}** — wall clock on Spark (local[2]): {result['rows']:,} rows, {result['blocks']} blocks "
+        f"of {result['block_rows']:,} rows, {result['queries']} queries per workload; the adaptive table is "
+        f"optimized every {result['optimize_every']} queries over a window of {result['window']}.",
+    ]
+    if load:
+        lines += ["", f"Measured under load (other engineers' jobs on the same 2 cores; 1-minute load average "
+                      f"{load[0][0]:.1f} at the start, {load[-1][0]:.1f} at the end): absolute seconds are noisy; "
+                      "the ratios within one run are what count."]
+    for key, title in WORKLOADS:
+        runs = runs_of(result, key)
+        if runs:
+            lines += ["", f"*{title}*", "", *_table(runs, result["queries"], result.get("deltalake") if key == "methods" else None)]
+    return "\n".join(lines) + "\n"
+
+
+def _table(runs: dict[str, Any], queries: int, peer: dict[str, Any] | None) -> list[str]:
     full = runs.get("fullscan", {}).get("total_s")
     lines = [
-        f"**{result['name']}** — wall clock on Spark: {result['rows']:,} rows, {result['blocks']} blocks of "
-        f"{result['block_rows']:,} rows, {result['queries']} queries",
-        "",
-        "| method | blocks | create (s) | queries (s) | repartitioning (s) | total (s) | × faster than full scan "
-        "| files read / query | bytes read (fraction) | wrong answers |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| method | blocks | create (s) | queries (s) | planning (s) | rewriting (s) | total = queries + planning "
+        "+ rewriting (s) | total / full scan | × faster than full scan | files read / query | bytes read (fraction) "
+        "| wrong answers |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for method, r in runs.items():
+        plan_s, rewrite_s = r.get("plan_s", r.get("optimize_s", 0.0)), r.get("rewrite_s", 0.0)
+        ratio = f"{r['total_s'] / full:.2f}" if full else "—"
         speedup = f"{full / r['total_s']:.2f}" if full and r["total_s"] else "—"
-        files = r["blocks"] if r["blocks"] else r["files_total"] // max(result["queries"], 1)
+        files = r["blocks"] if r["blocks"] else r["files_total"] // max(queries, 1)
+        calls = r.get("optimizations", 0)
         lines.append(
-            f"| {method} | {files} | {r['create_s']:.1f} | {r['query_s']:.1f} | {r['optimize_s']:.1f} "
-            f"({r['optimizations']}) | {r['total_s']:.1f} | {speedup} | {r['files_read'] / result['queries']:.1f} "
-            f"| {r['bytes_read'] / max(r['bytes_total'], 1):.3f} | {r['wrong_answers']} |")
-    peer = result.get("deltalake")
+            f"| {method} | {files} | {r['create_s']:.1f} | {r['query_s']:.1f} | {plan_s:.1f} ({calls} calls) "
+            f"| {rewrite_s:.1f} ({r.get('rewrites', calls)}) | {r['total_s']:.1f} | {ratio} | {speedup} "
+            f"| {r['files_read'] / queries:.1f} | {r['bytes_read'] / max(r['bytes_total'], 1):.3f} | {r['wrong_answers']} |")
     if peer:
         lines.append(
-            f"| deltalake Z-order (peer) | {peer['files']} | {peer['create_s']:.1f} | — | — | — | — "
-            f"| {peer['files_read'] / result['queries']:.1f} | {peer['bytes_read'] / max(peer['bytes_total'], 1):.3f} | — |")
-    return "\n".join(lines) + "\n"
+            f"| deltalake Z-order (peer) | {peer['files']} | {peer['create_s']:.1f} | — | — | — | — | — | — "
+            f"| {peer['files_read'] / queries:.1f} | {peer['bytes_read'] / max(peer['bytes_total'], 1):.3f} | — |")
+    return lines
 
 
 def plot(result: dict[str, Any], path: str) -> None:
@@ -56,19 +80,31 @@ def plot(result: dict[str, Any], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    runs = result["methods"]
-    names = list(runs)
     simulated = {}
     if os.path.exists(SIMULATED):
         simulated = {m: v["scan_ratio"] for m, v in json.load(open(SIMULATED))["methods"].items()}
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    queries = [runs[n]["query_s"] for n in names]
-    repartitioning = [runs[n]["optimize_s"] for n in names]
-    left.bar(names, queries, label="queries")
-    left.bar(names, repartitioning, bottom=queries, label="repartitioning")
-    left.set_ylabel("seconds (wall clock)")
-    left.set_title(f"Total workload time on Spark, {result['name']}")
-    left.legend()
+    panels = [(key, title) for key, title in WORKLOADS if runs_of(result, key)]
+    fig, axes = plt.subplots(1, len(panels) + 1, figsize=(6 * (len(panels) + 1), 4.8))
+    for axis, (key, title) in zip(axes, panels):
+        runs = runs_of(result, key)
+        names = list(runs)
+        queries = [runs[n]["query_s"] for n in names]
+        planning = [runs[n].get("plan_s", runs[n].get("optimize_s", 0.0)) for n in names]
+        rewriting = [runs[n].get("rewrite_s", 0.0) for n in names]
+        axis.bar(names, queries, label="queries")
+        axis.bar(names, planning, bottom=queries, label="planning (optimize calls)")
+        axis.bar(names, rewriting, bottom=[q + p for q, p in zip(queries, planning)], label="rewriting")
+        full = runs.get("fullscan", {}).get("total_s")
+        for i, n in enumerate(names):
+            if full:
+                axis.annotate(f"{runs[n]['total_s'] / full:.2f}", (i, runs[n]["total_s"]), ha="center", va="bottom",
+                              fontsize=8)
+        axis.set_ylabel("seconds (wall clock, under load)")
+        axis.set_title(f"{result['name']}: {title.split(' (')[0]}\n(label: total / full scan)", fontsize=10)
+        axis.legend(fontsize=8)
+    right = axes[-1]
+    runs = runs_of(result, "methods") or runs_of(result, panels[0][0])
+    names = list(runs)
     x = range(len(names))
     width = 0.4
     right.bar([i - width / 2 for i in x], [runs[n]["bytes_read"] / max(runs[n]["bytes_total"], 1) for n in names],
@@ -77,9 +113,9 @@ def plot(result: dict[str, Any], path: str) -> None:
               label="rows read in the simulator (SF 0.1, 2,048 blocks)")
     right.set_xticks(list(x), names)
     right.set_ylabel("fraction of the table read")
-    right.set_title("Measured vs simulated")
+    right.set_title("Templates: measured vs simulated", fontsize=10)
     right.legend(fontsize=8)
-    for axis in (left, right):
+    for axis in axes:
         axis.tick_params(axis="x", rotation=30)
     fig.tight_layout()
     os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -8,7 +8,7 @@ import pytest
 from skipstone.layout import GroupSplit, LayoutData, Query, Split
 from skipstone.layout.builders.node_queries import NodeQueries
 from skipstone.layout.builders.paw import PawOptions, build_paw_tree
-from skipstone.layout.builders.paw_delta import estimate_delta
+from skipstone.layout.builders.paw_delta import estimate_delta, template_deltas
 from skipstone.layout.builders.paw_plugins import tune_storage
 from skipstone.layout.builders.paw_splits import multi_group_split
 from skipstone.layout.builders.qdtree import build_qd_tree
@@ -122,6 +122,44 @@ def test_delta_estimate_is_the_bottleneck_of_the_best_matching():
     data = LayoutData.from_columns({"x": np.arange(101.0)})
     r = lambda lo, hi: Query.from_ranges(data.schema, {"x": (lo, hi)})  # noqa: E731
     assert estimate_delta(data, [r(10, 20), r(50, 60), r(52, 61), r(11, 20)]) == pytest.approx(0.02)
+
+
+def mixed_history(data: LayoutData) -> list[Query]:
+    """Two templates interleaved so that the time halves hold 4 x + 2 y and 2 x + 4 y: template
+    x drifts by at most 2 (of 99), template y by at most 5 (of 99)."""
+    x = lambda lo: Query.from_ranges(data.schema, {"x": (lo, lo + 9)})  # noqa: E731
+    y = lambda lo: Query.from_ranges(data.schema, {"y": (lo, lo + 9)})  # noqa: E731
+    return [x(10), x(60), x(30), y(20), x(12), y(75), y(50), y(25), x(62), y(80), x(31), y(55)]
+
+
+def test_delta_of_a_mixed_history_is_the_whole_domain_but_each_templates_own_is_small():
+    data = grid()
+    history = mixed_history(data)
+    assert estimate_delta(data, history) >= 0.5  # halves that match only across templates
+    assert template_deltas(data, history).tolist() == pytest.approx([2.0, 5.0])
+
+
+def test_each_template_gets_the_delta_its_own_halves_give():
+    data = grid()
+    history = mixed_history(data)
+    for column, name in enumerate(("x", "y")):
+        own = [q for q in history if np.isfinite(q.bounding_box()[0][column])]
+        assert template_deltas(data, history)[column] == pytest.approx(estimate_delta(data, own) * 99)
+
+
+def test_a_template_seen_once_takes_the_largest_delta_of_the_others():
+    data = grid()
+    x = lambda lo: Query.from_ranges(data.schema, {"x": (lo, lo + 9)})  # noqa: E731
+    once = Query.from_ranges(data.schema, {"y": (40, 49)})
+    assert template_deltas(data, [x(10), once, x(60), x(13), x(61)]).tolist() == pytest.approx([3.0, 3.0])
+
+
+def test_paw_on_per_template_delta_reads_less_for_the_mixed_history_than_on_the_whole_domain():
+    data = grid()
+    history = mixed_history(data)
+    whole = build_paw_tree(data, history, block_rows=200, delta=estimate_delta(data, history))
+    per_template = build_paw_tree(data, history, block_rows=200, delta=template_deltas(data, history))
+    assert sum(per_template.cost(q) for q in history) < sum(whole.cost(q) for q in history)
 
 
 def test_storage_tuner_copies_the_query_that_gains_most_per_row():

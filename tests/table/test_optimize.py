@@ -12,7 +12,7 @@ from pyspark.sql import functions as F
 
 import skipstone
 from skipstone import Skipstone
-from skipstone.layout import AmoebaAdaptive, KdTree, PawRebuild
+from skipstone.layout import AmoebaAdaptive, KdTree, PawRebuild, RowsRead
 from skipstone.table import manifest
 from tests.table.table_copies import copy_table
 from tests.table.table_data import as_multiset
@@ -83,7 +83,7 @@ def test_optimize_rewrites_only_the_blocks_it_replaces_and_keeps_every_row(spark
     before = t.current()
     spark.sql(QUERY.format(root=t.root)).collect()
     read_before = skipstone.last_query_stats(spark)
-    result = t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))
+    result = t.optimize(AmoebaAdaptive(window=100, write_multiplier=4, cost_model=RowsRead()))
     assert result is not None and result.version == 2 and result.benefit > result.cost
     after = t.current()
     removed = {f.path for f in before.files} - {f.path for f in after.files}
@@ -124,7 +124,7 @@ def test_a_query_during_optimize_sees_exactly_one_version(spark, source, queried
     thread = threading.Thread(target=reader)
     thread.start()
     try:
-        result = t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))
+        result = t.optimize(AmoebaAdaptive(window=100, write_multiplier=4, cost_model=RowsRead()))
     finally:
         stop.set()
         thread.join()
@@ -138,7 +138,7 @@ def test_a_losing_concurrent_optimize_leaves_no_trace(spark, source, queried_tab
     t = queried_table
     from skipstone.table.optimize import apply
 
-    policy = AmoebaAdaptive(window=100, write_multiplier=4)
+    policy = AmoebaAdaptive(window=100, write_multiplier=4, cost_model=RowsRead())
     first, second = t._plan(policy), t._plan(policy)  # both planned on version 1
     files_before = data_files_on_disk(t.root)
     apply(spark, first)
@@ -191,7 +191,7 @@ def test_paw_rebuild_lays_the_whole_table_out_for_the_logged_workload(spark, sou
     before = t.current()
     spark.sql(QUERY.format(root=t.root)).collect()
     read_before = skipstone.last_query_stats(spark)
-    result = t.optimize(PawRebuild(write_multiplier=2))
+    result = t.optimize(PawRebuild(write_multiplier=2, cost_model=RowsRead()))
     assert result is not None and result.files_removed == len(before.files) and result.rows_rewritten == ROWS
     after = t.current()
     assert not {f.path for f in after.files} & {f.path for f in before.files}

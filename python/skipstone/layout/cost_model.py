@@ -1,10 +1,17 @@
-"""What reading a set of blocks costs: rows (the papers' unit) or what Spark pays, bytes plus a
-fixed cost per file opened.
+"""What reading and rewriting blocks costs: rows (the papers' unit) or what Spark pays.
 
-A cost model prices the blocks a query touches from their row counts. ``RowsRead`` is the
-Amoeba and PAW cost, Cost(T, q) = sum of n_b. ``SparkCost`` is bytes read plus, per file, the
-bytes Spark could have read in the time it spends opening one (footer, task, listing):
-calibrate ``file_bytes`` on your cluster with ``benchmarks/layout_spark/calibrate_file_cost.py``.
+A cost model prices the blocks a query touches from their row counts, and prices a rewrite:
+``c x (block_costs(rewritten blocks).sum() + job_cost)`` with c the policy's write multiplier
+(a written unit costs c read units). ``RowsRead`` is the Amoeba and PAW cost: Cost(T, q) =
+sum of n_b and a rewrite costs c x its rows. ``SparkCost`` is bytes read plus, per file, the
+bytes Spark could have read in the time it spends opening one (footer, task, listing), and a
+fixed ``job_bytes`` per rewrite: the Spark job that reads, routes, writes, re-indexes and
+commits costs seconds whatever its size, which a price per row cannot see.
+
+The defaults were calibrated on Spark (local[2], 2 shared cores; TPC-H SF 0.1) by
+``python -m benchmarks.layout_spark.calibrate_file_cost <bench results.json> --rewrites``
+(benchmarks/layout_spark/results/calibration.json). Calibrate on your cluster and pass your
+own ``SparkCost`` to the policies.
 
 >>> import numpy as np
 >>> from skipstone.layout import LayoutData, Query, build_kd_tree
@@ -15,27 +22,43 @@ calibrate ``file_bytes`` on your cluster with ``benchmarks/layout_spark/calibrat
 (250.0, 250.0)
 >>> tree.cost(q, SparkCost(bytes_per_row=50, file_bytes=1 << 20, rows_per_file=200))
 2109652.0
+>>> rewrite_cost(RowsRead(), np.array([100.0, 100.0]), write_multiplier=4)
+800.0
+>>> rewrite_cost(SparkCost(bytes_per_row=50, file_bytes=1000, job_bytes=10_000), np.array([100.0]), write_multiplier=2)
+32000.0
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+# Calibrated on Spark: benchmarks/layout_spark/results/calibration.json (see the module doc).
+# Reads: 12.8 s/GB and 1.5 ms per file opened; rewrites: 13.4 s per job plus 2,673 s/GB (the
+# rows are read, routed to their blocks, written, indexed and committed), under load.
+FILE_BYTES = 120_000.0  # a file opened costs as much as reading this many bytes
+JOB_BYTES = 5_000_000.0  # a rewrite's fixed cost (one Spark job): the bytes it rewrites meanwhile
+SPARK_WRITE_MULTIPLIER = 200.0  # a byte rewritten costs this many bytes read
+
 
 @runtime_checkable
 class CostModel(Protocol):
-    """Prices blocks by their row counts; a query's cost is the sum over the blocks it reads."""
+    """Prices blocks by their row counts; a query's cost is the sum over the blocks it reads.
+    ``job_cost`` is what any rewrite costs on top of its blocks, before the write multiplier."""
+
+    job_cost: float
 
     def block_costs(self, rows: np.ndarray) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
 class RowsRead:
-    """The papers' cost: every row read costs 1."""
+    """The papers' cost: every row read costs 1, a rewrite costs c per row and nothing fixed."""
+
+    job_cost: float = 0.0
 
     def block_costs(self, rows: np.ndarray) -> np.ndarray:
         return np.asarray(rows, dtype=np.float64)
@@ -44,13 +67,51 @@ class RowsRead:
 @dataclass(frozen=True)
 class SparkCost:
     """Bytes read, plus ``file_bytes`` per file opened; a block of n rows is
-    ceil(n / ``rows_per_file``) files (a table splits blocks above its file size limit)."""
+    ceil(n / ``rows_per_file``) files (a table splits blocks above its file size limit). A
+    rewrite costs ``job_bytes`` on top of its blocks (before the write multiplier).
 
-    bytes_per_row: float
-    file_bytes: float
+    ``bytes_per_row`` None means the table's own: a managed table measures it from its files
+    when it plans (``with_bytes_per_row``); outside a table, give it.
+    """
+
+    bytes_per_row: float | None = None
+    file_bytes: float = FILE_BYTES
     rows_per_file: float = math.inf
+    job_bytes: float = JOB_BYTES
+
+    def __post_init__(self) -> None:
+        for name in ("bytes_per_row", "file_bytes", "rows_per_file", "job_bytes"):
+            value = getattr(self, name)
+            if value is not None and not value >= 0:
+                raise ValueError(f"SparkCost.{name} must be a non-negative number, got {value}")
+
+    @property
+    def job_cost(self) -> float:
+        return self.job_bytes
+
+    def with_bytes_per_row(self, bytes_per_row: float) -> SparkCost:
+        """This model with the table's bytes per row, unless one was given."""
+        return self if self.bytes_per_row is not None else replace(self, bytes_per_row=float(bytes_per_row))
 
     def block_costs(self, rows: np.ndarray) -> np.ndarray:
+        if self.bytes_per_row is None:
+            raise ValueError("SparkCost.bytes_per_row is not known: give it, or optimize a managed table, "
+                             "which measures it from the table's files")
         rows = np.asarray(rows, dtype=np.float64)
         files = np.where(rows > 0, np.ceil(rows / self.rows_per_file) if math.isfinite(self.rows_per_file) else 1.0, 0.0)
         return rows * self.bytes_per_row + files * self.file_bytes
+
+
+def rewrite_cost(model: CostModel, rows: np.ndarray, write_multiplier: float) -> float:
+    """c x (the rewritten blocks' price + the model's fixed cost of a rewrite); nothing when
+    nothing is rewritten."""
+    rows = np.asarray(rows, dtype=np.float64)
+    if not rows.size:
+        return 0.0
+    return float(write_multiplier * (model.block_costs(rows).sum() + getattr(model, "job_cost", 0.0)))
+
+
+def with_table_bytes(model: CostModel, bytes_per_row: float) -> CostModel:
+    """The model with a table's measured bytes per row where it prices bytes and lacks one."""
+    adapt = getattr(model, "with_bytes_per_row", None)
+    return adapt(bytes_per_row) if callable(adapt) else model

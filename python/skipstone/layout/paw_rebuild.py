@@ -3,16 +3,17 @@
 PAW (Li, Yiu, Chan; ICDE 2022) lays data out for every future workload within δ of the
 history. Here the history is the last ``window`` logged queries, δ is estimated from them as
 in PAW §IV-E (unless given), and the rebuild is proposed only when what the window's queries
-would no longer read exceeds ``write_multiplier`` x what rewriting every block reads, both
-priced by ``cost_model`` (rows by default; ``SparkCost`` for bytes plus a cost per file).
+would no longer pay exceeds ``write_multiplier`` x (what rewriting every block costs plus the
+fixed cost of a rewrite), both priced by ``cost_model`` (by default ``SparkCost``, calibrated
+on Spark: bytes, a cost per file and per rewrite job; ``RowsRead`` is the paper's unit).
 
 >>> import numpy as np
->>> from skipstone.layout import LayoutData, PawRebuild, Query, build_kd_tree
+>>> from skipstone.layout import LayoutData, PawRebuild, Query, RowsRead, build_kd_tree
 >>> rng = np.random.default_rng(0)
 >>> data = LayoutData.from_columns({"x": rng.random(8000), "y": rng.random(8000)})
 >>> tree = build_kd_tree(data, block_rows=500, columns=["y"])        # cut on y only
 >>> history = [Query.from_ranges(data.schema, {"x": (lo, lo + 0.05)}) for lo in rng.uniform(0.1, 0.2, 40)]
->>> change = PawRebuild(block_rows=500).propose(tree, history, data)
+>>> change = PawRebuild(block_rows=500, write_multiplier=4, cost_model=RowsRead()).propose(tree, history, data)
 >>> change.benefit > change.cost, sorted(change.rewritten_blocks) == sorted(tree.block_ids.tolist())
 (True, True)
 """
@@ -22,8 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+import numpy as np
+
 from skipstone.layout.builders.paw import PawOptions, build_paw_tree
-from skipstone.layout.cost_model import CostModel, RowsRead
+from skipstone.layout.cost_model import SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, rewrite_cost, with_table_bytes
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -37,20 +40,25 @@ class PawRebuild:
     """A ``LayoutPolicy``: PAW from the logged history, all blocks rewritten when it pays.
 
     ``block_rows`` None takes the table's target block size (a table calls ``for_table``);
-    ``delta`` None estimates δ from the window; ``alpha`` is PAW's multi-group threshold.
+    ``delta`` None estimates δ from the window, per template; ``alpha`` is PAW's multi-group
+    threshold.
     """
 
     window: int = 100
-    write_multiplier: float = 4.0
+    write_multiplier: float = SPARK_WRITE_MULTIPLIER
     delta: float | None = None
     alpha: float = 4.0
     block_rows: float | None = None
-    cost_model: CostModel = RowsRead()
+    cost_model: CostModel = SparkCost()
     name: str = "PawRebuild"
 
     def for_table(self, block_rows: float) -> PawRebuild:
         """This policy with the table's target block size, unless one was given."""
         return self if self.block_rows is not None else replace(self, block_rows=block_rows)
+
+    def with_bytes_per_row(self, bytes_per_row: float) -> PawRebuild:
+        """This policy pricing with the table's bytes per row, unless its model has one."""
+        return replace(self, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
 
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
         history = [q for q in workload[-self.window:] if not q.boxes.is_empty]
@@ -64,9 +72,15 @@ class PawRebuild:
         first = int(tree.block_ids.max()) + 1
         rebuilt = PartitionTree(built.schema, renumber(built.root, first))
         benefit = sum(tree.cost(q, self.cost_model) - rebuilt.cost(q, self.cost_model) for q in history)
-        cost = self.write_multiplier * float(self.cost_model.block_costs(tree.block_rows).sum())
+        cost = rewrite_cost(self.cost_model, tree.block_rows, self.write_multiplier)
         if benefit <= cost:
             return None
         return LayoutChange(rebuilt, tuple(sorted(int(b) for b in tree.block_ids)), float(benefit), float(cost),
-                            f"PAW over {len(history)} queries, delta={delta:.4g} of each domain, "
+                            f"PAW over {len(history)} queries, delta={_describe(delta)}, "
                             f"{rebuilt.block_count} blocks")
+
+
+def _describe(delta: float | np.ndarray) -> str:
+    if np.isscalar(delta):
+        return f"{float(delta):.4g} of each domain"
+    return "per column " + ", ".join(f"{d:.4g}" for d in np.asarray(delta).tolist())

@@ -4,23 +4,32 @@ A policy is anything with a ``name`` and ``propose(tree, workload, sample)``; th
 table prices nothing itself: it rewrites exactly the blocks a change lists and records the
 benefit and cost the policy reported.
 
+The built-in policies price with a ``CostModel`` (``skipstone.layout.cost_model``): by default
+``SparkCost`` calibrated on Spark, whose fixed cost per rewrite keeps a policy from rewriting
+when the window's queries cannot pay the Spark job back; ``RowsRead`` is the papers' unit.
+
 >>> import numpy as np
->>> from skipstone.layout import AmoebaAdaptive, LayoutData, Query, build_kd_tree
+>>> from skipstone.layout import AmoebaAdaptive, LayoutData, Query, RowsRead, SparkCost, build_kd_tree
 >>> x = np.repeat(np.arange(8.0), 100); y = np.tile(np.arange(100.0), 8)
 >>> data = LayoutData.from_columns({"x": x, "y": y})
 >>> tree = build_kd_tree(data, block_rows=400, columns=["y"])      # two blocks cut on y
 >>> q = Query.from_json({"column": "x", "op": "<=", "value": 3}, tree.schema)
->>> change = AmoebaAdaptive(window=10).propose(tree, [q] * 9, data)
+>>> change = AmoebaAdaptive(window=10, write_multiplier=4, cost_model=RowsRead()).propose(tree, [q] * 9, data)
 >>> change.rewritten_blocks, change.benefit > change.cost
 ((0, 1), True)
+>>> print(AmoebaAdaptive(window=10, cost_model=SparkCost(bytes_per_row=100)).propose(tree, [q] * 9, data))
+None
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, Sequence, runtime_checkable
 
+import numpy as np
+
 from skipstone.layout.adaptive.optimizer import OptimizerOptions, best_plan
+from skipstone.layout.cost_model import SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, rewrite_cost, with_table_bytes
 from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
@@ -51,7 +60,9 @@ class LayoutPolicy(Protocol):
     blocks it creates.
 
     A policy that needs the table's target block size may also define
-    ``for_table(block_rows) -> LayoutPolicy``; the table calls it before ``propose``.
+    ``for_table(block_rows) -> LayoutPolicy``, and one that prices bytes
+    ``with_bytes_per_row(bytes_per_row) -> LayoutPolicy`` (the table's, measured from its
+    files); the table calls them before ``propose``.
     """
 
     name: str
@@ -63,13 +74,23 @@ class LayoutPolicy(Protocol):
 class AmoebaAdaptive:
     """Amoeba's adaptive repartitioning over the last ``window`` logged queries: for each
     distinct query, getBestPlan (swaps, pushups, rotates) gated by benefit > c x cost with
-    c = ``write_multiplier``; the best plan is applied and the search repeated, up to
-    ``max_rounds`` plans in one change."""
+    c = ``write_multiplier``, both priced by ``cost_model``; the best plan is applied and the
+    search repeated, up to ``max_rounds`` plans in one change. The first plan pays the
+    model's fixed cost of a rewrite (one Spark job), the plans added to it do not.
+
+    The defaults are calibrated on Spark (``SparkCost()``, c measured as rewrite over read
+    seconds per byte); ``cost_model=RowsRead(), write_multiplier=4`` is the paper's setting.
+    """
 
     window: int = 100
-    write_multiplier: float = 4.0
+    write_multiplier: float = SPARK_WRITE_MULTIPLIER
     max_rounds: int = 8
+    cost_model: CostModel = SparkCost()
     name: str = "AmoebaAdaptive"
+
+    def with_bytes_per_row(self, bytes_per_row: float) -> AmoebaAdaptive:
+        """This policy pricing with the table's bytes per row, unless its model has one."""
+        return replace(self, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
 
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
         if not isinstance(tree, PartitionTree):
@@ -78,11 +99,16 @@ class AmoebaAdaptive:
         queries = [q for q in workload[-self.window:] if not q.boxes.is_empty]
         if not queries:
             return None
+        # no plan saves more than the window pays today, nor costs less than its cheapest block
+        # plus the job: when even that cannot pay, skip the search
+        today = sum(tree.cost(q, self.cost_model) for q in queries)
+        if today <= rewrite_cost(self.cost_model, np.array([min(tree.block_rows)]), self.write_multiplier):
+            return None
         window = QueryWindow(float(len(queries) + 1))
         for t, q in enumerate(queries):
             window = window.add(float(t), q)
         distinct = list({(q.boxes.low.tobytes(), q.boxes.high.tobytes()): q for q in queries}.values())
-        options = OptimizerOptions(write_multiplier=self.write_multiplier)
+        options = OptimizerOptions(write_multiplier=self.write_multiplier, cost_model=self.cost_model)
         current, benefit, steps = tree, 0.0, []
         for _ in range(self.max_rounds):
             plans = [p for p in (best_plan(current, window, q, sample, options) for q in distinct) if p is not None]
@@ -91,9 +117,13 @@ class AmoebaAdaptive:
             best = max(plans, key=lambda p: p.benefit - p.cost)
             current, benefit = best.tree, benefit + best.benefit
             steps.extend(best.steps)
+            options = replace(options, charge_job=False)  # the rewrite is paid for: one job does all plans
         if current is tree:
             return None
         kept = set(current.block_ids.tolist())
         rewritten = tuple(sorted(int(b) for b in tree.block_ids.tolist() if b not in kept))
-        rows = sum(leaf.rows for leaf in tree.leaves if leaf.block in rewritten)
-        return LayoutChange(current, rewritten, benefit, self.write_multiplier * rows, "; ".join(steps))
+        rows = np.array([leaf.rows for leaf in tree.leaves if leaf.block in rewritten], dtype=np.float64)
+        cost = rewrite_cost(self.cost_model, rows, self.write_multiplier)
+        if benefit <= cost:  # each plan paid for itself; their sum is checked against the one job
+            return None
+        return LayoutChange(current, rewritten, benefit, cost, "; ".join(steps))

@@ -24,7 +24,7 @@ import numpy as np
 from skipstone.layout.builders.data_aware import kd_refine
 from skipstone.layout.builders.median import sample_scale
 from skipstone.layout.builders.paw import PawOptions, build_paw_tree
-from skipstone.layout.builders.paw_delta import estimate_delta
+from skipstone.layout.builders.paw_delta import template_deltas
 from skipstone.layout.builders.qdtree import build_qd_tree
 from skipstone.layout.predicates import Predicate
 from skipstone.layout.queries import Query
@@ -70,7 +70,8 @@ class QdTree(_WorkloadSpec):
 class Paw(_WorkloadSpec):
     """PAW (Li, Yiu, Chan): partitions for every workload within ``delta`` of ``queries``;
     ``delta`` None estimates it from the queries as PAW §IV-E does (an older and a newer half,
-    the smallest δ for which they are δ-similar). ``alpha`` is Ψ's multi-group threshold."""
+    the smallest δ for which they are δ-similar), for each template on its own. ``alpha`` is
+    Ψ's multi-group threshold."""
 
     delta: float | None = None
     alpha: float = 4.0
@@ -81,10 +82,9 @@ class Paw(_WorkloadSpec):
         return build_paw_tree(sample, history, block_rows, delta, total_rows, PawOptions(self.alpha))
 
 
-def estimated_delta(sample: LayoutData, history: Sequence[Query]) -> float:
-    """PAW's δ from the history (a fraction of each column's domain); 0 with fewer than two queries."""
-    usable = [q for q in history if not q.boxes.is_empty]
-    return estimate_delta(sample, usable) if len(usable) >= 2 else 0.0
+def estimated_delta(sample: LayoutData, history: Sequence[Query]) -> np.ndarray:
+    """PAW's δ from the history, per template (`template_deltas`): an absolute δ per column."""
+    return template_deltas(sample, [q for q in history if not q.boxes.is_empty])
 
 
 def refine_large_leaves(tree: PartitionTree, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:

@@ -62,6 +62,9 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, 
     for_table = getattr(policy, "for_table", None)
     if callable(for_table):  # policies that need the table's target block size (PawRebuild)
         policy = for_table(float(base.properties["layout.blockRows"]))
+    with_bytes = getattr(policy, "with_bytes_per_row", None)
+    if callable(with_bytes):  # policies that price bytes (SparkCost) take the table's measured row width
+        policy = with_bytes(sum(f.size for f in base.files) / max(1, sum(f.rows for f in base.files)))
     change = policy.propose(tree, workload_queries(workload, base), sample)
     if change is None or not change.rewritten_blocks:
         return None

@@ -1,6 +1,9 @@
-"""The cost model of the adaptive optimizer, per node: rows each window query reads below it.
+"""The cost model of the adaptive optimizer, per node: what each window query pays below it.
 
-Cost(T, q) = sum of n_b over the blocks b of T that q reads (Amoeba §4.1). Costs are kept as
+Cost(T, q) = sum of price(n_b) over the blocks b of T that q reads: n_b itself under
+``RowsRead`` (Amoeba §4.1), bytes plus a cost per file under ``SparkCost``
+(`skipstone.layout.cost_model`). A block's price depends on its rows alone, so a what-if
+block is priced from its estimated rows like any other. Costs are kept as
 a vector over the window's queries so a node's cost is the sum of its children's, and a
 what-if subtree is priced by the same rule. Block sizes of existing blocks are known exactly;
 a what-if subtree holds exactly the rows of the subtree it replaces (a swap only reshuffles
@@ -16,6 +19,8 @@ from typing import Sequence
 
 import numpy as np
 
+from skipstone.layout.cost_model import CostModel as Pricing
+from skipstone.layout.cost_model import RowsRead
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.routing import compile_router
@@ -24,10 +29,10 @@ from skipstone.layout.tree import GroupSplit, Leaf, Node, PartitionTree, Split, 
 
 @dataclass(frozen=True, eq=False)
 class NodeInfo:
-    costs: np.ndarray  # per window query: rows read below this node
+    costs: np.ndarray  # per window query: the price of what it reads below this node
     accessed: bool  # the current query reads some block below
     fully_accessed: bool  # the current query reads every block below
-    rewrite_rows: float  # rows of existing blocks below (what rewriting the subtree costs to read)
+    rewrite_cost: float  # the price of the existing blocks below (rewriting the subtree reads and writes them)
     rows: float  # all rows below: exact for existing blocks, estimated for planned ones
 
 
@@ -99,8 +104,9 @@ class CostModel:
     """Annotates nodes (cached by identity: nodes are immutable) and prices what-if subtrees."""
 
     def __init__(self, tree: PartitionTree, window: QueryBoxes, current: QueryBoxes, sample: LayoutData,
-                 cuts: Sequence[tuple[int, float]] = ()) -> None:
-        self.window, self.current, self.values = window, current, sample.values
+                 cuts: Sequence[tuple[int, float]] = (), pricing: Pricing = RowsRead()) -> None:
+        self.window, self.current, self.values, self.pricing = window, current, sample.values, pricing
+        self._by_rows = isinstance(pricing, RowsRead)
         self.cuts = list(cuts)  # the current query's cuts (column, value), priced together
         self._info: dict[int, tuple[Node, NodeInfo]] = {}
         self._rows: dict[int, tuple[Node, np.ndarray]] = {}
@@ -121,7 +127,7 @@ class CostModel:
             a = self.info(cut.left, low, left_high)
             b = self.info(cut.right, right_low, high)
             result = NodeInfo(a.costs + b.costs, a.accessed or b.accessed, a.fully_accessed and b.fully_accessed,
-                              a.rewrite_rows + b.rewrite_rows, a.rows + b.rows)
+                              a.rewrite_cost + b.rewrite_cost, a.rows + b.rows)
         self._remember(node, result)
         return result
 
@@ -143,7 +149,7 @@ class CostModel:
         return one_side.any(axis=0)
 
     def swap_costs(self, node: Split, low: np.ndarray, high: np.ndarray) -> np.ndarray | None:
-        """(cuts, window queries): the rows each window query would read below the node if its
+        """(cuts, window queries): what each window query would pay below the node if its
         cut were each of the query's cuts (`cuts`), with the same shapes below and the node's
         rows re-routed through them; None when no sample row lies below, as then nothing is
         known about where rows go. One NumPy pass prices every cut of the query."""
@@ -155,8 +161,12 @@ class CostModel:
                 columns = np.array([c for c, _ in self.cuts], dtype=np.intp)
                 values = np.array([v for _, v in self.cuts], dtype=np.float64)
                 goes_left = self.values[swaps.rows[:, None], columns[None, :]] <= values[None, :]
-                costs = ((self._side_costs(swaps.left, swaps.near, columns, values, goes_left, True)
-                          + self._side_costs(swaps.right, swaps.near, columns, values, ~goes_left, False)) * swaps.per_sample_row).T
+                # rows: sum sample rows, then scale once (the floats, and so the ties, of the
+                # paper's unit as before prices existed); other prices need each new leaf's rows
+                per_leaf, after = (1.0, swaps.per_sample_row) if self._by_rows else (swaps.per_sample_row, 1.0)
+                costs = ((self._side_costs(swaps.left, swaps.near, columns, values, goes_left, True, per_leaf)
+                          + self._side_costs(swaps.right, swaps.near, columns, values, ~goes_left, False, per_leaf))
+                         * after).T
             cached = (node, costs)
             self._whatif[id(node)] = cached
         return cached[1]
@@ -194,13 +204,16 @@ class CostModel:
         order = np.argsort(position, kind="stable")
         return _Side(shape, lows, highs, misses, position, order, np.searchsorted(position[order], np.arange(len(leaves) + 1)))
 
-    def _side_costs(self, side: _Side, w: QueryBoxes, columns: np.ndarray, cuts: np.ndarray, mine: np.ndarray, is_left: bool) -> np.ndarray:
-        """(queries, cuts): sample rows each window query would read in one side of each what-if
-        cut. A leaf's region is its region in the node narrowed on the cut's column to the
-        side, so only that column's overlap test changes: a box reads the leaf if it missed it
-        on no other column and meets the narrowed interval."""
+    def _side_costs(self, side: _Side, w: QueryBoxes, columns: np.ndarray, cuts: np.ndarray, mine: np.ndarray,
+                    is_left: bool, per_sample_row: float) -> np.ndarray:
+        """(queries, cuts): what each window query would pay in one side of each what-if cut,
+        its new leaves priced from their sample rows x `per_sample_row` (1: sample rows). A leaf's region is its
+        region in the node narrowed on the cut's column to the side, so only that column's
+        overlap test changes: a box reads the leaf if it missed it on no other column and meets
+        the narrowed interval."""
         counts = np.vstack([np.zeros((1, len(cuts))), np.cumsum(mine[side.order], axis=0)])
-        sizes = counts[side.starts[1:]] - counts[side.starts[:-1]]  # (leaves, cuts)
+        sizes = counts[side.starts[1:]] - counts[side.starts[:-1]]  # (leaves, cuts), in sample rows
+        prices = sizes if self._by_rows else self.pricing.block_costs(sizes * per_sample_row)
         out = np.zeros((w.count, len(cuts)))
         step = max(1, 4_000_000 // max(1, len(w.owner) * len(side.low)))  # bound the (boxes, leaves, cuts) arrays
         for k in range(0, len(cuts), step):
@@ -213,7 +226,7 @@ class CostModel:
             else:
                 narrowed = (ql < highs) & (qh > np.maximum(lows, cut))
             hit = ((side.misses[:, :, None] - missed_before) == 0) & narrowed
-            out[:, k : k + step] = np.einsum("qjk,jk->qk", w.by_query(hit).astype(np.float64), sizes[:, k : k + step])
+            out[:, k : k + step] = np.einsum("qjk,jk->qk", w.by_query(hit).astype(np.float64), prices[:, k : k + step])
         return out
 
     def _fill(self, shape: Node, rows: np.ndarray, position: np.ndarray, per_sample_row: float) -> Node:
@@ -232,10 +245,11 @@ class CostModel:
         return map_leaves(shape, new_leaf)
 
     def _leaf_info(self, leaf: Leaf, low: np.ndarray, high: np.ndarray) -> list[NodeInfo]:
-        costs = self.window.touched(low, high)[:, 0] * leaf.rows
+        price = self._price(leaf.rows)
+        costs = self.window.touched(low, high)[:, 0] * price
         new = leaf.block < 0  # made by this plan: written anyway, free to restructure
         accessed = new or bool(self.current.touched(low, high)[:, 0].any())
-        return [NodeInfo(costs, accessed, accessed, 0.0 if new else leaf.rows, leaf.rows)]
+        return [NodeInfo(costs, accessed, accessed, 0.0 if new else price, leaf.rows)]
 
     def _prime(self, tree: PartitionTree, sample: LayoutData) -> None:
         """Annotate every leaf of the current tree in one batch."""
@@ -248,11 +262,15 @@ class CostModel:
         positions = tree.route(sample)
         order = np.argsort(positions, kind="stable")
         starts = np.searchsorted(positions[order], np.arange(len(leaves) + 1))
+        prices = self.pricing.block_costs(np.array([leaf.rows for leaf, _, _ in leaves], dtype=np.float64))
         for k, (leaf, _, _) in enumerate(leaves):
             accessed = bool(current_hit[k]) or leaf.block < 0
-            info = NodeInfo(window_hit[:, k] * leaf.rows, accessed, accessed, 0.0 if leaf.block < 0 else leaf.rows, leaf.rows)
+            info = NodeInfo(window_hit[:, k] * prices[k], accessed, accessed, 0.0 if leaf.block < 0 else prices[k], leaf.rows)
             self._remember(leaf, info)
             self._rows[id(leaf)] = (leaf, order[starts[k] : starts[k + 1]])
+
+    def _price(self, rows: float) -> float:
+        return float(self.pricing.block_costs(np.array([rows], dtype=np.float64))[0])
 
     def _remember(self, node: Node, info: NodeInfo) -> None:
         self._info[id(node)] = (node, info)  # holding the node keeps its id from being reused

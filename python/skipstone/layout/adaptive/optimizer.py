@@ -5,7 +5,9 @@ cut by A_p, rewriting that subtree), a pushup (A_p on both children becomes the 
 free) or a rotate (A_p under a node on the same attribute moves up; free), bottom-up, keeping
 at each node the best plan. The greedy takes the best predicate, applies it, and tries the
 rest on the result. The plan is used only if its benefit over the query window exceeds its
-cost, c times the rows it rewrites; only blocks the query reads are ever rewritten.
+cost, c times the price of what it rewrites plus the fixed cost of a rewrite; only blocks the
+query reads are ever rewritten. Prices come from `OptimizerOptions.cost_model`: rows read
+(``RowsRead``, the paper's unit and the default here) or what Spark pays (``SparkCost``).
 
 >>> import numpy as np
 >>> from skipstone.layout import LayoutData, Query, build_kd_tree
@@ -26,6 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from skipstone.layout.adaptive.costs import CostModel, QueryBoxes
+from skipstone.layout.cost_model import CostModel as Pricing
+from skipstone.layout.cost_model import RowsRead, rewrite_cost
 from skipstone.layout.adaptive.search import Cut, Search
 from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.queries import Query
@@ -37,12 +41,16 @@ OBJECTIVES = ("net", "ratio")
 
 @dataclass(frozen=True)
 class OptimizerOptions:
-    """`write_multiplier` is Amoeba's c (a written row costs c reads). `objective` ranks plans:
-    "ratio" is the paper's benefit/cost; "net" (ours, the default) is benefit - cost, which is
-    what the final benefit > cost gate measures."""
+    """`write_multiplier` is Amoeba's c (a written unit costs c read units). `objective` ranks
+    plans: "ratio" is the paper's benefit/cost; "net" (ours, the default) is benefit - cost,
+    which is what the final benefit > cost gate measures. `cost_model` prices reads and
+    rewrites; `charge_job` False leaves out its fixed cost of a rewrite (a policy that adds a
+    plan to a rewrite it already pays for)."""
 
     write_multiplier: float = 4.0
     objective: str = "net"
+    cost_model: Pricing = RowsRead()
+    charge_job: bool = True
 
     def __post_init__(self) -> None:
         if self.write_multiplier < 0:
@@ -60,8 +68,8 @@ class RepartitionPlan:
     rewritten_blocks: tuple[int, ...]
     new_blocks: tuple[int, ...]
     rewritten_rows: float
-    benefit: float  # rows the window's queries would no longer read
-    cost: float  # write_multiplier * rewritten_rows
+    benefit: float  # what the window's queries would no longer pay (the cost model's unit)
+    cost: float  # write_multiplier * (the rewritten blocks' price + the fixed cost of a rewrite)
     steps: tuple[str, ...]  # the transformations, for logs
 
 
@@ -91,7 +99,7 @@ def best_plan(
     width = tree.schema.width
     cuts = query_cuts(query)
     model = CostModel(tree, QueryBoxes(window.queries, width), QueryBoxes([query], width), sample,
-                      [(c.column, c.cut) for c in cuts])
+                      [(c.column, c.cut) for c in cuts], options.cost_model)
     search = Search(model, cuts, options.write_multiplier, options.objective)
     low, high = np.full(width, -np.inf), np.full(width, np.inf)
     before = model.info(tree.root, low, high).costs.sum()
@@ -121,12 +129,24 @@ def _finish(tree: PartitionTree, root: Node, benefit: float, steps: tuple[str, .
     old = {leaf.block: leaf for leaf in tree.leaves}
     kept = {leaf.block for leaf in leaves_of(root) if leaf.block >= 0}
     rewritten = tuple(sorted(b for b in old if b not in kept))
-    rows = float(sum(old[b].rows for b in rewritten))
-    cost = options.write_multiplier * rows
+    rows = np.array([old[b].rows for b in rewritten], dtype=np.float64)
+    pricing = options.cost_model if options.charge_job else _WithoutJob(options.cost_model)
+    cost = rewrite_cost(pricing, rows, options.write_multiplier)
     if benefit <= cost:
         return None
     counter = iter(range(int(max(old)) + 1, 1 << 62))
     numbered = map_leaves(root, lambda leaf: Leaf(next(counter), leaf.rows, leaf.mbrs) if leaf.block < 0 else leaf)
     new_tree = PartitionTree(tree.schema, numbered)
     new_blocks = tuple(sorted(set(new_tree.block_ids.tolist()) - set(old)))
-    return RepartitionPlan(new_tree, rewritten, new_blocks, rows, float(benefit), cost, steps)
+    return RepartitionPlan(new_tree, rewritten, new_blocks, float(rows.sum()), float(benefit), cost, steps)
+
+
+@dataclass(frozen=True)
+class _WithoutJob:
+    """A cost model's prices without its fixed cost of a rewrite."""
+
+    model: Pricing
+    job_cost: float = 0.0
+
+    def block_costs(self, rows: np.ndarray) -> np.ndarray:
+        return self.model.block_costs(rows)

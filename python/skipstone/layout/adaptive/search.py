@@ -36,8 +36,8 @@ class Plans:
     """Per cut of the query (one row each), the best plan for the subtree of one node."""
 
     nodes: list[Node]  # the plan's subtree: the node itself where the plan changes nothing
-    costs: np.ndarray  # (cuts, window queries): rows each window query reads below
-    cost: np.ndarray  # write_multiplier * rows rewritten
+    costs: np.ndarray  # (cuts, window queries): the price of what each window query reads below
+    cost: np.ndarray  # write_multiplier * the price of the blocks rewritten
     fully_accessed: np.ndarray  # the query reads every block below
     ptop: np.ndarray  # the plan's subtree starts with the cut
     changed: np.ndarray
@@ -67,7 +67,7 @@ class Search:
         return remembered[1]
 
     def scores(self, base: float, costs: np.ndarray, cost: np.ndarray) -> np.ndarray:
-        """Each plan's score against doing nothing (`base`, the rows read today): its net
+        """Each plan's score against doing nothing (`base`, what the window pays today): its net
         benefit, or benefit / cost for the paper's ranking (a free plan that saves is best)."""
         benefit = base - costs.sum(axis=1)
         if self.net:
@@ -111,7 +111,7 @@ class Search:
         pushup = left_ptop & right_ptop & ~heads
         rotate_left = on_column & left_ptop & (values < node.cut)
         rotate_right = on_column & right_ptop & (values > node.cut)
-        base, swap_cost = info.costs.sum(), self.write_multiplier * info.rewrite_rows
+        base, swap_cost = info.costs.sum(), self.write_multiplier * info.rewrite_cost
         swap_costs, swaps = self._swaps(node, rows, below_fully & ~heads, base, swap_cost, low, high)
         if not (below.any() or swaps.any() or pushup.any() or rotate_left.any() or rotate_right.any()):
             return unchanged
