@@ -3,7 +3,6 @@ package io.skipstone.query
 import java.util.{Collections, WeakHashMap}
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.plans.logical.{CommandResult, LogicalPlan}
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.QueryExecution
 import org.apache.spark.sql.util.QueryExecutionListener
@@ -17,26 +16,22 @@ case class QueryStats(perDataset: Seq[ListingStats]) {
 }
 
 /**
- * Records, after each successful query of a session, what its Skipstone file indexes skipped.
+ * Records, after each successful query of a session that reads files, what its Skipstone file
+ * indexes skipped (nothing, for files without an index).
  * Spark calls listeners on its listener bus thread; readers wait for the bus to drain first.
  */
 class QueryStatsListener extends QueryExecutionListener {
-  override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit = if (!readsStats(qe.analyzed)) {
-    val indexes = QueryStatsListener.skippingIndexes(qe.executedPlan)
-    QueryStatsListener.last.put(qe.sparkSession, QueryStats(indexes.flatMap(_.lastStats)))
+  override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit = {
+    // Only queries that read files count: showing a result (`SHOW SKIPPING STATS`, a collected
+    // command result, `SELECT 1`) must not hide what the last real query skipped.
+    val scanned = FileScans.locations(qe.executedPlan)
+    if (scanned.nonEmpty) {
+      val indexes = scanned.collect { case s: SkippingFileIndex => s }
+      QueryStatsListener.last.put(qe.sparkSession, QueryStats(indexes.flatMap(_.lastStats)))
+    }
   }
   override def onFailure(funcName: String, qe: QueryExecution, exception: Exception): Unit = ()
-
-  /** A statement showing the stats (also when its result is collected) is not "the last query". */
-  private def readsStats(plan: LogicalPlan): Boolean = plan match {
-    case _: ReadsQueryStats => true
-    case CommandResult(_, command, _, _) => readsStats(command)
-    case _ => false
-  }
 }
-
-/** Marks a command that reads the last query's stats and must leave them as they are. */
-trait ReadsQueryStats
 
 object QueryStatsListener {
   // Weak keys: stats must not keep a stopped session alive.

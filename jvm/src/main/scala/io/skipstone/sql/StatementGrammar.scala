@@ -43,7 +43,8 @@ object StatementGrammar extends RegexParsers {
 
   // -- tokens ---------------------------------------------------------------------------------
 
-  private def kw(word: String): Parser[String] = (s"(?i)$word(?![A-Za-z0-9_])").r ^^ (_ => word)
+  private def kw(word: String): Parser[String] =
+    (s"(?i)$word(?![A-Za-z0-9_])").r.withFailureMessage(s"$word expected") ^^ (_ => word)
   private def kws(words: String*): Parser[String] = words.map(kw).reduce(_ ~ _ ^^ { case a ~ b => s"$a $b" })
 
   private val bareIdentifier: Parser[String] = """[A-Za-z_][A-Za-z0-9_]*""".r
@@ -55,7 +56,8 @@ object StatementGrammar extends RegexParsers {
     ("""'(?:[^'\\]|\\.|'')*'""".r | "\"(?:[^\"\\\\]|\\\\.)*\"".r) ^^ { q =>
       q.substring(1, q.length - 1).replace("''", "'").replaceAll("""\\(.)""", "$1")
     }
-  private val number: Parser[String] = """[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?""".r
+  private val number: Parser[String] =
+    """[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?""".r.withFailureMessage("a number expected")
   private val value: Parser[String] =
     (stringLiteral | number | kw("TRUE") ^^ (_ => "true") | kw("FALSE") ^^ (_ => "false") | bareIdentifier)
       .withFailureMessage("a value expected (a string, a number, true or false)")
@@ -66,7 +68,10 @@ object StatementGrammar extends RegexParsers {
   private def keyValues: Parser[Seq[(String, String)]] = "(" ~> rep1sep(keyValue, ",") <~ ")"
 
   private val target: Parser[Target] = dotted.withFailureMessage("a table name or format.`path` expected") ^^ Target.of
-  private val column: Parser[String] = dotted ^^ (_.map(Target.quote).mkString("."))
+  // the column names of the Python API: dots split struct fields, backticks quote a part holding one
+  private val column: Parser[String] = dotted ^^ (_.map { p =>
+    if (p.contains(".") || p.contains("`")) s"`${p.replace("`", "``")}`" else p
+  }.mkString("."))
   private val columns: Parser[Seq[String]] = "(" ~> rep1sep(column, ",") <~ ")"
 
   // -- statements -----------------------------------------------------------------------------
