@@ -152,3 +152,14 @@ def test_drop_skipping_index_refuses_a_managed_table(spark, table):
 def test_vacuum_refuses_a_negative_retention(spark, table):
     with pytest.raises(IllegalArgumentException, match="RETAIN -1.0 HOURS must not be negative"):
         spark.sql(f"VACUUM parquet.`{table.root}` RETAIN -1 HOURS")
+
+
+def test_scala_reaches_the_same_stats_as_show_skipping_stats(spark, events):
+    spark.sql(f"SELECT * FROM parquet.`{events}` WHERE k = 10").collect()
+    stats_api = spark._jvm.io.skipstone.sql.SkippingStats
+    last = stats_api.last(spark._jsparkSession).get()
+    assert (last.filesTotal(), last.filesSkipped()) == (10, 9)
+    from pyspark.sql import DataFrame
+
+    frame = DataFrame(stats_api.lastAsDataFrame(spark._jsparkSession), spark)
+    assert frame.collect() == spark.sql("SHOW SKIPPING STATS").collect()
