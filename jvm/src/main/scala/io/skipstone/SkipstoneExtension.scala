@@ -5,6 +5,7 @@ import org.apache.spark.sql.SparkSessionExtensions
 import io.skipstone.functions.SkipstoneFunctions
 import io.skipstone.query.SkippingRule
 import io.skipstone.sketch.SketchFunctions
+import io.skipstone.sql.SkipstoneSqlParser
 import io.skipstone.table.ManagedTableRule
 
 /**
@@ -15,6 +16,8 @@ class SkipstoneExtension extends (SparkSessionExtensions => Unit) {
     // first: a managed table's relation lists its pinned version before the skipping rule wraps it
     extensions.injectOptimizerRule(ManagedTableRule.apply)
     extensions.injectOptimizerRule(SkippingRule.apply)
+    // Skipstone's statements (docs/sql.md); everything else goes to Spark's parser
+    extensions.injectParser((session, delegate) => new SkipstoneSqlParser(session, delegate))
     SketchFunctions.all.foreach(extensions.injectFunction)
     SkipstoneFunctions.inject(extensions)
   }

@@ -16,13 +16,19 @@ case class QueryStats(perDataset: Seq[ListingStats]) {
 }
 
 /**
- * Records, after each successful query of a session, what its Skipstone file indexes skipped.
+ * Records, after each successful query of a session that reads files, what its Skipstone file
+ * indexes skipped (nothing, for files without an index).
  * Spark calls listeners on its listener bus thread; readers wait for the bus to drain first.
  */
 class QueryStatsListener extends QueryExecutionListener {
   override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit = {
-    val indexes = QueryStatsListener.skippingIndexes(qe.executedPlan)
-    QueryStatsListener.last.put(qe.sparkSession, QueryStats(indexes.flatMap(_.lastStats)))
+    // Only queries that read files count: showing a result (`SHOW SKIPPING STATS`, a collected
+    // command result, `SELECT 1`) must not hide what the last real query skipped.
+    val scanned = FileScans.locations(qe.executedPlan)
+    if (scanned.nonEmpty) {
+      val indexes = scanned.collect { case s: SkippingFileIndex => s }
+      QueryStatsListener.last.put(qe.sparkSession, QueryStats(indexes.flatMap(_.lastStats)))
+    }
   }
   override def onFailure(funcName: String, qe: QueryExecution, exception: Exception): Unit = ()
 }

@@ -1,0 +1,76 @@
+package io.skipstone.sql
+
+import scala.util.control.NonFatal
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.{FunctionIdentifier, TableIdentifier}
+import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.catalyst.parser.{ParameterContext, ParserInterface, SqlStatementSplitResult, TemporalIdentifier}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.command.ExplainCommand
+import org.apache.spark.sql.types.{DataType, StructType}
+
+import io.skipstone.sql.commands._
+
+/**
+ * Spark's parser with Skipstone's statements in front (docs/sql.md). A statement whose leading
+ * keywords are Skipstone's becomes a Skipstone command; anything else is Spark's parser's,
+ * unchanged, except that an `EXPLAIN` also tells what each indexed scan skips.
+ */
+class SkipstoneSqlParser(session: SparkSession, delegate: ParserInterface) extends ParserInterface {
+
+  override def parsePlan(sqlText: String): LogicalPlan =
+    skipstonePlan(sqlText).getOrElse(withSkipping(delegate.parsePlan(sqlText)))
+
+  override def parsePlanWithParameters(sqlText: String, context: ParameterContext): LogicalPlan =
+    skipstonePlan(sqlText).getOrElse(withSkipping(delegate.parsePlanWithParameters(sqlText, context)))
+
+  private def skipstonePlan(sqlText: String): Option[LogicalPlan] = StatementGrammar.parse(sqlText) match {
+    case StatementGrammar.NotOurs => None
+    case StatementGrammar.Failed(_, message) => throw new SkipstoneSqlException(message)
+    case StatementGrammar.Parsed(statement) => command(statement)
+  }
+
+  private def command(statement: SkipstoneStatement): Option[LogicalPlan] = statement match {
+    case CreateSkippingIndex(target, indexes) => Some(CreateSkippingIndexCommand(target, indexes))
+    case RefreshSkippingIndex(target) => Some(RefreshSkippingIndexCommand(target))
+    case DescribeSkippingIndex(target) => Some(DescribeSkippingIndexCommand(target))
+    case DropSkippingIndex(target) => Some(DropSkippingIndexCommand(target))
+    case OptimizeTable(target, layout) => Some(OptimizeCommand(target, layout))
+    case VacuumTable(target, hours, dryRun) => Some(VacuumCommand(target, hours, dryRun))
+    case DescribeHistory(target) => Some(DescribeHistoryCommand(target))
+    case ShowSkippingStats => Some(ShowSkippingStatsCommand)
+    case SetTableProperties(target, properties) =>
+      managedRoot(target).map(root => SetTablePropertiesCommand(target, root, properties))
+  }
+
+  /**
+   * `ALTER TABLE` is Skipstone's only on a managed table; on any other table it keeps Spark's
+   * meaning. A path names no catalog table, so Spark could not run it: Skipstone reports why.
+   */
+  private def managedRoot(target: Target): Option[String] = target match {
+    case _: PathTarget => Some(ResolvedTarget(session, target).managedRoot(session, "ALTER TABLE ... SET TBLPROPERTIES"))
+    case _: TableName =>
+      val resolved = try Some(ResolvedTarget(session, target)) catch {
+        case NonFatal(_) => None // no such table: Spark's parser and analyzer say so in their words
+      }
+      resolved.filter(_.isManagedTable(session)).map(_.root)
+  }
+
+  private def withSkipping(plan: LogicalPlan): LogicalPlan = plan match {
+    case explain: ExplainCommand => ExplainSkippingCommand(explain)
+    case other => other
+  }
+
+  override def parseExpression(sqlText: String): Expression = delegate.parseExpression(sqlText)
+  override def parseTableIdentifier(sqlText: String): TableIdentifier = delegate.parseTableIdentifier(sqlText)
+  override def parseFunctionIdentifier(sqlText: String): FunctionIdentifier = delegate.parseFunctionIdentifier(sqlText)
+  override def parseMultipartIdentifier(sqlText: String): Seq[String] = delegate.parseMultipartIdentifier(sqlText)
+  override def parseTemporalTableIdentifier(sqlText: String): TemporalIdentifier =
+    delegate.parseTemporalTableIdentifier(sqlText)
+  override def parseQuery(sqlText: String): LogicalPlan = delegate.parseQuery(sqlText)
+  override def parseRoutineParam(sqlText: String): StructType = delegate.parseRoutineParam(sqlText)
+  override def splitStatements(sqlText: String): SqlStatementSplitResult = delegate.splitStatements(sqlText)
+  override def parseTableSchema(sqlText: String): StructType = delegate.parseTableSchema(sqlText)
+  override def parseDataType(sqlText: String): DataType = delegate.parseDataType(sqlText)
+}

@@ -1,0 +1,50 @@
+package io.skipstone.sql
+
+/** What a Skipstone SQL statement names: a catalog table or a path read by a file format. */
+sealed trait Target {
+  /** As a user would write it back, for messages. */
+  def sql: String
+}
+
+/** `db.events`, `spark_catalog.db.events`, `` `my table` ``. */
+final case class TableName(parts: Seq[String]) extends Target {
+  def sql: String = parts.map(Target.quote).mkString(".")
+}
+
+/** `` parquet.`/data/events` ``: Spark's own syntax for querying files by path. */
+final case class PathTarget(format: String, path: String) extends Target {
+  def sql: String = s"$format.`${path.replace("`", "``")}`"
+}
+
+object Target {
+  /** Formats whose `format.`path`` names files, as Spark's run-SQL-on-files does. */
+  val FileFormats: Set[String] = Set("parquet", "orc", "json", "csv", "text", "avro")
+
+  def quote(part: String): String =
+    if (part.matches("[A-Za-z_][A-Za-z0-9_]*")) part else s"`${part.replace("`", "``")}`"
+
+  /** Two parts whose first is a file format name are a path, as in `SELECT * FROM parquet.`/p``. */
+  def of(parts: Seq[String]): Target = parts match {
+    case Seq(format, path) if FileFormats.contains(format.toLowerCase) => PathTarget(format.toLowerCase, path)
+    case _ => TableName(parts)
+  }
+}
+
+/** One index of `CREATE SKIPPING INDEX`: `BLOOMFILTER(c) OPTIONS (fpp 0.01)`. */
+final case class IndexSpec(kind: String, columns: Seq[String], options: Seq[(String, String)])
+
+/** `LAYOUT ZORDER BY (a, b)` of `OPTIMIZE`. */
+final case class LayoutSpec(name: String, columns: Seq[String])
+
+/** The statements Skipstone's parser recognizes; everything else goes to Spark's parser. */
+sealed trait SkipstoneStatement
+
+final case class CreateSkippingIndex(target: Target, indexes: Seq[IndexSpec]) extends SkipstoneStatement
+final case class RefreshSkippingIndex(target: Target) extends SkipstoneStatement
+final case class DescribeSkippingIndex(target: Target) extends SkipstoneStatement
+final case class DropSkippingIndex(target: Target) extends SkipstoneStatement
+final case class OptimizeTable(target: Target, layout: Option[LayoutSpec]) extends SkipstoneStatement
+final case class VacuumTable(target: Target, retainHours: Option[Double], dryRun: Boolean) extends SkipstoneStatement
+final case class DescribeHistory(target: Target) extends SkipstoneStatement
+final case class SetTableProperties(target: Target, properties: Seq[(String, String)]) extends SkipstoneStatement
+case object ShowSkippingStats extends SkipstoneStatement

@@ -1,0 +1,122 @@
+package io.skipstone.sql
+
+import scala.util.parsing.combinator.RegexParsers
+import scala.util.parsing.input.Position
+
+/**
+ * The grammar of Skipstone's SQL statements (docs/sql.md), with scala-parser-combinators.
+ *
+ * A statement is Skipstone's when its leading keywords say so (`CREATE SKIPPING INDEX`,
+ * `OPTIMIZE`, ...); from there on a mistake is reported as Skipstone's, naming the statement
+ * and the position. Text whose leading keywords are not Skipstone's is [[NotOurs]] and goes to
+ * Spark's parser untouched; so does an `ALTER TABLE` that is not exactly `SET TBLPROPERTIES`.
+ */
+object StatementGrammar extends RegexParsers {
+
+  sealed trait Outcome
+  final case class Parsed(statement: SkipstoneStatement) extends Outcome
+  final case class Failed(statementName: String, message: String) extends Outcome
+  case object NotOurs extends Outcome
+
+  // Spark's comments count as white space, so they may appear anywhere between tokens.
+  override protected val whiteSpace = """(?:\s|--[^\n]*(?:\n|$)|/\*(?s:.*?)\*/)+""".r
+
+  def parse(sql: String): Outcome =
+    statements.iterator.map { case (name, head, body) =>
+      parse(head, sql) match {
+        case Success(_, _) =>
+          parseAll(body <~ rep(";"), sql) match {
+            case Success(statement, _) => Some(Parsed(statement))
+            case NoSuccess.I(message, next) if name == AlterName => Some(NotOurs) // Spark's ALTER TABLE forms
+            case NoSuccess.I(message, next) => Some(Failed(name, describeFailure(name, sql, message, next.pos, next.offset)))
+          }
+        case _ => None
+      }
+    }.collectFirst { case Some(outcome) => outcome }.getOrElse(NotOurs)
+
+  private val AlterName = "ALTER TABLE ... SET TBLPROPERTIES"
+
+  private def describeFailure(name: String, sql: String, message: String, pos: Position, offset: Int): String = {
+    val found = if (offset >= sql.length) "end of statement" else s"'${sql.substring(offset).trim.takeWhile(!_.isWhitespace).take(30)}'"
+    s"$name: $message (line ${pos.line}, column ${pos.column}, at $found)\n${pos.longString}"
+  }
+
+  // -- tokens ---------------------------------------------------------------------------------
+
+  private def kw(word: String): Parser[String] =
+    (s"(?i)$word(?![A-Za-z0-9_])").r.withFailureMessage(s"$word expected") ^^ (_ => word)
+  private def kws(words: String*): Parser[String] = words.map(kw).reduce(_ ~ _ ^^ { case a ~ b => s"$a $b" })
+
+  private val bareIdentifier: Parser[String] = """[A-Za-z_][A-Za-z0-9_]*""".r
+  private val quotedIdentifier: Parser[String] = "`(?:[^`]|``)*`".r ^^ (q => q.substring(1, q.length - 1).replace("``", "`"))
+  private val identifier: Parser[String] = (quotedIdentifier | bareIdentifier).withFailureMessage("identifier expected")
+  private val dotted: Parser[Seq[String]] = rep1sep(identifier, ".")
+
+  private val stringLiteral: Parser[String] =
+    ("""'(?:[^'\\]|\\.|'')*'""".r | "\"(?:[^\"\\\\]|\\\\.)*\"".r) ^^ { q =>
+      q.substring(1, q.length - 1).replace("''", "'").replaceAll("""\\(.)""", "$1")
+    }
+  private val number: Parser[String] =
+    """[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?""".r.withFailureMessage("a number expected")
+  private val value: Parser[String] =
+    (stringLiteral | number | kw("TRUE") ^^ (_ => "true") | kw("FALSE") ^^ (_ => "false") | bareIdentifier)
+      .withFailureMessage("a value expected (a string, a number, true or false)")
+
+  /** `key value`, `key = value`, `'key' = 'value'`; keys may be dotted (`metric.udf`). */
+  private val keyValue: Parser[(String, String)] =
+    ((stringLiteral | dotted ^^ (_.mkString("."))) ~ (opt("=") ~> value)) ^^ { case k ~ v => (k, v) }
+  private def keyValues: Parser[Seq[(String, String)]] = "(" ~> rep1sep(keyValue, ",") <~ ")"
+
+  private val target: Parser[Target] = dotted.withFailureMessage("a table name or format.`path` expected") ^^ Target.of
+  // the column names of the Python API: dots split struct fields, backticks quote a part holding one
+  private val column: Parser[String] = dotted ^^ (_.map { p =>
+    if (p.contains(".") || p.contains("`")) s"`${p.replace("`", "``")}`" else p
+  }.mkString("."))
+  private val columns: Parser[Seq[String]] = "(" ~> rep1sep(column, ",") <~ ")"
+
+  // -- statements -----------------------------------------------------------------------------
+
+  private val indexSpec: Parser[IndexSpec] =
+    identifier ~ columns ~ opt(kw("OPTIONS") ~> keyValues) ^^ { case kind ~ cols ~ options =>
+      IndexSpec(kind, cols, options.getOrElse(Nil))
+    }
+
+  private val on = kw("ON") ~> target
+
+  private val create = kws("CREATE", "SKIPPING", "INDEX") ~> on ~ ("(" ~> rep1sep(indexSpec, ",") <~ ")") ^^ {
+    case t ~ indexes => CreateSkippingIndex(t, indexes)
+  }
+  private val refresh = kws("REFRESH", "SKIPPING", "INDEX") ~> on ^^ RefreshSkippingIndex
+  private val describe = (kw("DESCRIBE") | kw("DESC")) ~> kws("SKIPPING", "INDEX") ~> on ^^ DescribeSkippingIndex
+  private val drop = kws("DROP", "SKIPPING", "INDEX") ~> on ^^ DropSkippingIndex
+  private val showStats = kws("SHOW", "SKIPPING", "STATS") ^^ (_ => ShowSkippingStats)
+
+  private val layout = kw("LAYOUT") ~> identifier ~ opt(kw("BY") ~> columns) ^^ { case name ~ cols =>
+    LayoutSpec(name.toLowerCase, cols.getOrElse(Nil))
+  }
+  private val optimize = kw("OPTIMIZE") ~> target ~ opt(layout) ^^ { case t ~ l => OptimizeTable(t, l) }
+
+  private val retain = kw("RETAIN") ~> number <~ kw("HOURS") ^^ (_.toDouble)
+  private val vacuum = kw("VACUUM") ~> target ~ opt(retain) ~ opt(kws("DRY", "RUN")) ^^ {
+    case t ~ hours ~ dry => VacuumTable(t, hours, dry.isDefined)
+  }
+
+  private val history = (kw("DESCRIBE") | kw("DESC")) ~> kw("HISTORY") ~> target ^^ DescribeHistory
+
+  private val alter = kws("ALTER", "TABLE") ~> target ~ (kws("SET", "TBLPROPERTIES") ~> keyValues) ^^ {
+    case t ~ properties => SetTableProperties(t, properties)
+  }
+
+  /** (name for messages, leading keywords that make it Skipstone's, the whole statement). */
+  private val statements: Seq[(String, Parser[Any], Parser[SkipstoneStatement])] = Seq(
+    ("CREATE SKIPPING INDEX", kws("CREATE", "SKIPPING", "INDEX"), create),
+    ("REFRESH SKIPPING INDEX", kws("REFRESH", "SKIPPING", "INDEX"), refresh),
+    ("DESCRIBE SKIPPING INDEX", (kw("DESCRIBE") | kw("DESC")) ~ kws("SKIPPING", "INDEX"), describe),
+    ("DROP SKIPPING INDEX", kws("DROP", "SKIPPING", "INDEX"), drop),
+    ("SHOW SKIPPING STATS", kws("SHOW", "SKIPPING"), showStats),
+    ("OPTIMIZE", kw("OPTIMIZE"), optimize),
+    ("VACUUM", kw("VACUUM"), vacuum),
+    // `DESCRIBE history` alone describes a table named history, as in Spark
+    ("DESCRIBE HISTORY", (kw("DESCRIBE") | kw("DESC")) ~ kw("HISTORY") ~ identifier, history),
+    (AlterName, kws("ALTER", "TABLE"), alter))
+}

@@ -1,0 +1,35 @@
+package io.skipstone.sql.commands
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.types.StructType
+import org.json4s._
+import org.json4s.jackson.JsonMethods
+
+import io.skipstone.Skipstone
+import io.skipstone.sql.{ResolvedTarget, Target}
+
+/** `DESCRIBE SKIPPING INDEX ON t`: one row per index, the columns of Python's `describe()`. */
+final case class DescribeSkippingIndexCommand(target: Target) extends SkipstoneCommand {
+  override def statement: String = "DESCRIBE SKIPPING INDEX"
+  override def schema: StructType = DescribeSkippingIndexCommand.Schema
+
+  override def run(session: SparkSession): Seq[Row] = {
+    implicit val formats: Formats = DefaultFormats
+    val dataset = ResolvedTarget(session, target)
+    Skipstone.currentVersion(session, dataset.root).toArray(Array.empty[String]) match {
+      case Array(version, tableDir, definition) =>
+        val filesIndexed = session.read.parquet(tableDir).count()
+        val metadataDir = Skipstone.metadataDir(session, dataset.root)
+        (JsonMethods.parse(definition) \ "indexes").children.map { ix =>
+          Row((ix \ "name").extract[String], (ix \ "kind").extract[String], (ix \ "columns").extract[Seq[String]],
+            version.toLong, filesIndexed, dataset.root, metadataDir)
+        }
+      case _ => Nil
+    }
+  }
+}
+
+object DescribeSkippingIndexCommand {
+  val Schema: StructType = StructType.fromDDL("index STRING, kind STRING, columns ARRAY<STRING>, version BIGINT, " +
+    "files_indexed BIGINT, dataset STRING, metadata_dir STRING")
+}
