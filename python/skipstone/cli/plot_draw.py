@@ -51,6 +51,7 @@ def _side(bounds: tuple[Any, Any], extent: tuple[float, float]) -> tuple[float, 
 def draw_blocks(figure: BlocksFigure, out: Path) -> Path:
     """Blocks as outlined boxes (labelled with their id) and the query's boxes in red on top."""
     plt = _pyplot()
+    from matplotlib.colors import to_rgba
     from matplotlib.patches import Rectangle
 
     x_extent = _extent([v for b in figure.blocks for v in b.x])
@@ -58,8 +59,8 @@ def draw_blocks(figure: BlocksFigure, out: Path) -> Path:
     fig, ax = plt.subplots(figsize=(8, 6.5))
     for b in figure.blocks:
         (x0, x1), (y0, y1) = _side(b.x, x_extent), _side(b.y, y_extent)
-        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor="tab:green", alpha=0.12,
-                               edgecolor="tab:green", lw=0.8))
+        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor=to_rgba("tab:green", 0.12),
+                               edgecolor="darkgreen", lw=0.9))
         if len(figure.blocks) <= MAX_LABELLED_BLOCKS:
             ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(b.block), ha="center", va="center", fontsize=7, color="0.25")
     for q in figure.query_boxes:
