@@ -23,7 +23,7 @@ def cli(spark: Any) -> Callable[..., CliRun]:
     from skipstone.cli import app
     from skipstone.cli.state import CliState
 
-    runner = CliRunner()
+    runner = CliRunner(env={"COLUMNS": "200"})  # rich tables as wide as a roomy terminal's
 
     def run(*args: str) -> CliRun:
         result = runner.invoke(app, list(args), obj=CliState(session=spark))
