@@ -27,5 +27,12 @@ def copy_table(spark: Any, table: ManagedTable, destination: Path) -> ManagedTab
     assert isinstance(copy, ManagedTable)
     v = copy.current()
     files = [(v.absolute(f), f.size, f.modification_time) for f in v.files]
-    replace_metadata(spark, copy.root, files, files)  # every file is new to the copy's metadata
+    published, _ = replace_metadata(spark, copy.root, files, files)  # every file is new to the copy's metadata
+    # Queries use the metadata version the newest table version records: put the copy's own
+    # metadata under that number, so that the copy's log stays the original's.
+    if v.metadata_version is not None and published != v.metadata_version:
+        container = Path(local_path(copy.root)) / "_skipstone"
+        recorded = container / f"v{v.metadata_version:020d}"
+        shutil.rmtree(recorded)
+        (container / f"v{published:020d}").rename(recorded)
     return copy

@@ -139,3 +139,12 @@ class ManagedTable(Skipstone):
 
     def _as_built(self, definition: Any) -> Any:
         return self
+
+    def _publish(self, indexes: Any, columns: Any, data: DataFrame, metadata: DataFrame) -> int:
+        # Queries use the metadata version a table version records, so a build or refresh
+        # commits a version that records the new one (its files are unchanged).
+        published = super()._publish(indexes, columns, data, metadata)
+        manifest.commit(self._spark, self.root, self.current().version, "INDEX", [], metadata_version=published,
+                        commit_info={"metadataVersion": published,
+                                     "indexes": [ix.describe() for ix in indexes]})
+        return published

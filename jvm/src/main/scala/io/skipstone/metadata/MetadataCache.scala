@@ -56,6 +56,16 @@ object MetadataCache extends Logging {
       case None => Entry(now, None, None)
     }
 
+  /**
+   * A given version of the dataset's metadata: the one a managed table's version records for
+   * its files. The cached newest version when it is that one (the usual case); otherwise read
+   * from disk, uncached: versions are immutable, and only a query pinned to a table version
+   * whose metadata is no longer the newest asks for one.
+   */
+  def at(session: SparkSession, datasetRoot: String, version: Long): Option[LoadedMetadata] =
+    current(session, datasetRoot).filter(_.version == version).orElse(
+      loadOrWarn(session, MetadataStore.metadataDir(session, datasetRoot), version))
+
   def invalidate(session: SparkSession, datasetRoot: String): Unit =
     entries.remove(MetadataStore.metadataDir(session, datasetRoot).toString)
 

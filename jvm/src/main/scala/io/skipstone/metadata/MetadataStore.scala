@@ -6,7 +6,7 @@ import java.util.UUID
 
 import scala.util.Try
 
-import org.apache.hadoop.fs.{FileAlreadyExistsException, FileContext, Options, Path}
+import org.apache.hadoop.fs.{FileAlreadyExistsException, FileContext, FileSystem, Options, Path}
 
 import org.apache.spark.sql.SparkSession
 
@@ -28,6 +28,11 @@ object MetadataStore {
   private val VersionName = """v(\d{20})""".r
   /** Versions kept besides the newest, so a reader that just listed them can still load its pick. */
   private val VersionsRetained = 2
+  /**
+   * How long a superseded version stays after the next one is published: a reader that listed
+   * the versions just before the publish may still be loading it.
+   */
+  val SupersededGraceMillis: Long = 10L * 60 * 1000
 
   /** The dataset's root as a fully qualified URI string without a trailing slash: the cache key. */
   def qualify(session: SparkSession, path: String): String = {
@@ -50,7 +55,8 @@ object MetadataStore {
   /** The newest published version, or None when the dataset has no Skipstone metadata. */
   def latestVersion(session: SparkSession, dir: Path): Option[Long] = versions(session, dir).lastOption
 
-  private def versions(session: SparkSession, dir: Path): Seq[Long] = {
+  /** The published versions, oldest first. */
+  def versions(session: SparkSession, dir: Path): Seq[Long] = {
     val fs = dir.getFileSystem(session.sessionState.newHadoopConf())
     if (!fs.exists(dir)) Seq.empty
     else fs.listStatus(dir).toSeq.filter(_.isDirectory).map(_.getPath.getName).collect {
@@ -79,11 +85,32 @@ object MetadataStore {
         case e => throw e
       }, _ => version)
     val published = attempt(latestVersion(session, dir).getOrElse(0L) + 1, 10)
-    versions(session, dir).filter(_ <= published - VersionsRetained).foreach { old =>
-      Try(fs.delete(versionDir(dir, old), true))
-    }
+    if (!isManagedTable(fs, datasetRoot)) pruneSuperseded(fs, dir, versions(session, dir), published)
     published
   }
+
+  /**
+   * A managed table's metadata versions are the table's to delete: its versions record which
+   * one they use, and its vacuum keeps every version a retained table version references
+   * (io.skipstone.table.Vacuum). The log's location is part of the table format.
+   */
+  private def isManagedTable(fs: FileSystem, datasetRoot: String): Boolean =
+    fs.exists(new Path(new Path(datasetRoot, DefaultDirName), "log"))
+
+  /**
+   * For plain datasets: deletes the versions older than the last [[VersionsRetained]] whose
+   * successor was published more than [[SupersededGraceMillis]] ago, so that a version is never
+   * pulled from under a reader that picked it just before the next publish.
+   */
+  private def pruneSuperseded(fs: FileSystem, dir: Path, all: Seq[Long], published: Long): Unit = {
+    val now = System.currentTimeMillis()
+    all.zip(all.drop(1)).foreach { case (old, successor) =>
+      val supersededAt = Try(fs.getFileStatus(definitionFile(versionDir(dir, successor))).getModificationTime).toOption
+      if (old <= published - VersionsRetained && supersededAt.exists(now - _ > SupersededGraceMillis))
+        Try(fs.delete(versionDir(dir, old), true))
+    }
+  }
+
 
   def readDefinition(session: SparkSession, versionDir: Path): DatasetIndex = {
     val file = definitionFile(versionDir)

@@ -39,6 +39,21 @@ class SkippingFileIndex(
 
   def lastStats: Option[ListingStats] = lastListing
 
+  /**
+   * The metadata to skip with: the version the delegate is pinned to (a managed table's
+   * version records the one built for its files), else the newest.
+   */
+  private def metadata: Option[LoadedMetadata] = delegate match {
+    case _: PinnedMetadataVersion => pinnedMetadata
+    case _ => MetadataCache.current(session, datasetRoot)
+  }
+
+  // Loaded once per index: the size estimate and the listing of one query use the same version.
+  private lazy val pinnedMetadata: Option[LoadedMetadata] = delegate match {
+    case pinned: PinnedMetadataVersion => pinned.metadataVersion.flatMap(MetadataCache.at(session, datasetRoot, _))
+    case _ => None
+  }
+
   private def skipper(metadata: LoadedMetadata, verify: Seq[String] => Map[String, FileIdentity]): FileSkipper = {
     val read = QueryRead(schema, ReaderSpec.of(reading, session), session.sessionState.conf.resolver)
     new FileSkipper(metadata, condition, read, verify)
@@ -48,7 +63,7 @@ class SkippingFileIndex(
     val listed = delegate.listFiles(partitionFilters, dataFilters)
     val (kept, stats) =
       try {
-        MetadataCache.current(session, datasetRoot) match {
+        metadata match {
           case Some(metadata) if SkipstoneConf.enabled(session) =>
             val conf = session.sessionState.newHadoopConf()
             skipper(metadata, paths => FileIdentity.current(paths, conf)).prune(listed)
@@ -72,7 +87,7 @@ class SkippingFileIndex(
     delegate match {
       case listed: PartitioningAwareFileIndex if full < Long.MaxValue =>
         try {
-          MetadataCache.current(session, datasetRoot).fold(full) { metadata =>
+          metadata.fold(full) { metadata =>
             val all = PartitionDirectory(InternalRow.empty, listed.allFiles().map(FileStatusWithMetadata(_)))
             val (_, stats) = skipper(metadata, metadata.recordedIdentities).prune(Seq(all))
             math.max(1L, full - stats.bytesSkipped)
@@ -104,6 +119,12 @@ class SkippingFileIndex(
 
   override def toString: String =
     s"Skipstone[$datasetRoot, " + lastListing.map(_.describe).getOrElse("not listed yet") + s"] over $delegate"
+}
+
+/** A file index that lists the files of one version whose skipping metadata is a known version. */
+trait PinnedMetadataVersion {
+  /** None: no metadata was built for these files, nothing is skipped. */
+  def metadataVersion: Option[Long]
 }
 
 object SkippingFileIndex {

@@ -7,11 +7,14 @@ import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.execution.datasources.{FileIndex, FileStatusWithMetadata, PartitionDirectory}
 import org.apache.spark.sql.types.StructType
 
+import io.skipstone.query.PinnedMetadataVersion
+
 /**
  * The files of one version of a managed table, from its log entry: no directory listing, and
- * the same files from planning to the end of the query however many commits happen meanwhile.
+ * the same files from planning to the end of the query however many commits happen meanwhile,
+ * skipped with the metadata version the entry records.
  */
-class ManifestFileIndex(val root: String, val snapshot: Snapshot) extends FileIndex {
+class ManifestFileIndex(val root: String, val snapshot: Snapshot) extends FileIndex with PinnedMetadataVersion {
   // Spark splits files by spark.sql.files.maxPartitionBytes, not by this; it only has to be positive.
   private val BlockSize = 128L << 20
 
@@ -21,6 +24,9 @@ class ManifestFileIndex(val root: String, val snapshot: Snapshot) extends FileIn
 
   override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] =
     if (statuses.isEmpty) Seq.empty else Seq(PartitionDirectory(InternalRow.empty, statuses))
+
+  /** Skipping uses the metadata built for this version's files, not a newer one. */
+  override def metadataVersion: Option[Long] = snapshot.metadataVersion
 
   override def rootPaths: Seq[Path] = Seq(new Path(root))
   override def inputFiles: Array[String] = statuses.map(_.getPath.toString).toArray
