@@ -13,7 +13,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-EXPERIMENTS = ["selective", "planning", "centralized", "equality", "geo_udf", "patterns", "indexing", "flights"]
+EXPERIMENTS = ["selective", "planning", "scale", "centralized", "equality", "geo_udf", "patterns", "indexing", "flights"]
 
 
 def main() -> int:

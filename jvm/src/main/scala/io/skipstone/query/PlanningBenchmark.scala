@@ -25,7 +25,7 @@ object PlanningBenchmark {
       throw new IllegalArgumentException("the DataFrame has no filter to evaluate"))
     val metadata = MetadataCache.current(session, datasetRoot).getOrElse(
       throw new IllegalArgumentException(s"$datasetRoot has no Skipstone metadata"))
-    val listing = Seq(PartitionDirectory(InternalRow.empty, metadata.rows.toSeq.map(asListed(metadata, _))))
+    val listing = Seq(PartitionDirectory(InternalRow.empty, listingOf(metadata)))
     val read = QueryRead(filter.child.schema, metadata.definition.reader, session.sessionState.conf.resolver)
     // Synthetic files do not exist: take the metadata's word for their identity.
     val timings = (1 to runs).map { _ =>
@@ -39,6 +39,9 @@ object PlanningBenchmark {
       ("files" -> stats.filesTotal) ~ ("skipped" -> stats.filesSkipped) ~
         ("median_ms" -> millis(millis.size / 2)) ~ ("min_ms" -> millis.head) ~ ("max_ms" -> millis.last)))
   }
+
+  /** Every file of the version as Spark would list it (synthetic files do not exist). */
+  def listingOf(metadata: LoadedMetadata): Seq[FileStatusWithMetadata] = metadata.rows.toSeq.map(asListed(metadata, _))
 
   private def asListed(metadata: LoadedMetadata, row: InternalRow): FileStatusWithMetadata = {
     val schema = metadata.schema
