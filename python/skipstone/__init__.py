@@ -16,10 +16,11 @@ from skipstone.indexes import (
 )
 from skipstone.session import EXTENSION_CLASS, configure, jar_path
 from skipstone.stats import DatasetStats, QueryStats, last_query_stats
-from skipstone.table import ManagedTable, OptimizeResult
+from skipstone.table import AppendResult, ManagedTable, OptimizeResult
 
 __all__ = [
     "EXTENSION_CLASS",
+    "AppendResult",
     "BloomFilter",
     "DatasetStats",
     "Formatted",

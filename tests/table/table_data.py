@@ -50,6 +50,11 @@ def as_multiset(df: Any) -> list[tuple[Any, ...]]:
     return sorted((tuple(cell(v) for v in r) for r in df.collect()), key=repr)
 
 
+def unindexed(stats: Any) -> int:
+    """Files a query read because they had no skipping metadata, over all its datasets."""
+    return sum(d.files_unindexed for d in stats.per_dataset)
+
+
 def encoded_rows_by_file(spark: Any, paths: list[str], tree: PartitionTree) -> dict[str, LayoutData]:
     """The rows of each file, encoded as the layout package encodes them (dictionary positions
     with bisect for strings and booleans), independently of the routing expression; one job."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
 import pytest
 
@@ -12,7 +13,7 @@ from skipstone import ManagedTable, MinMax, Skipstone
 from skipstone.layout import Amoeba
 from skipstone.layout.schema import ColumnKind
 from tests.conftest import normalized
-from tests.table.table_data import SCHEMA, as_multiset, encoded_rows_by_file, mixed_rows
+from tests.table.table_data import SCHEMA, as_multiset, encoded_rows_by_file, mixed_rows, unindexed
 
 ROWS = 4000
 BLOCK_ROWS = 400
@@ -119,16 +120,24 @@ def test_a_query_on_the_first_cut_skips_half_the_files(spark, table):
     assert stats.files_skipped >= stats.files_total // 2
 
 
-def test_queries_list_files_from_the_manifest_not_the_directory(spark, table, source, tmp_path):
-    """A file dropped into the directory behind the table's back is not part of any version."""
-    stray = os.path.join(table.root.replace("file:", ""), "stray.parquet")
-    source.limit(7).toPandas().to_parquet(stray)
+def test_queries_read_the_version_and_other_writers_files_never_uncommitted_ones(spark, table, source, tmp_path):
+    """A file another writer drops into the directory is table data, read unindexed; a file named
+    as Skipstone names its own but listed by no version is an uncommitted writer's: never read."""
+    out = tmp_path / "seven"
+    spark.read.parquet(table.root).limit(7).coalesce(1).write.parquet(str(out))
+    part = str(next(out.glob("part-*.parquet")))
+    root = table.root.replace("file:", "")
+    dropped = [os.path.join(root, "other-writer.parquet"), os.path.join(root, "b0-part-00000-uncommitted.snappy.parquet")]
+    for path in dropped:
+        shutil.copy(part, path)
     try:
-        assert spark.read.parquet(table.root).count() == ROWS
-        assert spark.sql(f"SELECT count(*) FROM parquet.`{table.root}` WHERE i < 0").collect()[0][0] == \
-            source.where("i < 0").count()
+        assert spark.read.parquet(table.root).count() == ROWS + 7
+        expected = source.where("i < 0").count() + spark.read.parquet(part).where("i < 0").count()
+        assert spark.sql(f"SELECT count(*) FROM parquet.`{table.root}` WHERE i < 0").collect()[0][0] == expected
+        assert unindexed(skipstone.last_query_stats(spark)) == 1
     finally:
-        os.remove(stray)
+        for path in dropped:
+            os.remove(path)
 
 
 def test_create_refuses_an_existing_table_or_a_non_empty_directory(spark, table, source, plain):

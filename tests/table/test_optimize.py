@@ -136,10 +136,10 @@ def test_a_query_during_optimize_sees_exactly_one_version(spark, source, queried
 
 def test_a_losing_concurrent_optimize_leaves_no_trace(spark, source, queried_table):
     t = queried_table
-    from skipstone.table.optimize import apply
+    from skipstone.table.optimize import apply, plan
 
     policy = AmoebaAdaptive(window=100, write_multiplier=4, cost_model=RowsRead())
-    first, second = t._plan(policy), t._plan(policy)  # both planned on version 1
+    first, second = (plan(spark, t.current(), t.workload(), policy) for _ in range(2))  # both on version 1
     files_before = data_files_on_disk(t.root)
     apply(spark, first)
     winner_files = data_files_on_disk(t.root)

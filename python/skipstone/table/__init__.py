@@ -2,7 +2,8 @@
 and adaptive optimization, on Spark. See docs/tables.md and docs/table-format.md."""
 from __future__ import annotations
 
+from skipstone.table.append import AppendResult
 from skipstone.table.handle import ManagedTable
 from skipstone.table.optimize import OptimizeResult
 
-__all__ = ["ManagedTable", "OptimizeResult"]
+__all__ = ["AppendResult", "ManagedTable", "OptimizeResult"]

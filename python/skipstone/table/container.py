@@ -1,6 +1,7 @@
 """Places in a table's directory and its container (`<root>/_skipstone/`) that Python writes to."""
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from typing import TYPE_CHECKING
@@ -52,8 +53,18 @@ def delete(spark: SparkSession, path: str) -> None:
     p.getFileSystem(spark._jsparkSession.sessionState().newHadoopConf()).delete(p, True)
 
 
-def has_files(spark: SparkSession, path: str) -> bool:
+# What Skipstone writes into a table's root: its data files and its container.
+_SKIPSTONE_FILE = re.compile(r"b\d+-")
+
+
+def has_files_besides_leftovers(spark: SparkSession, path: str) -> bool:
+    """True if ``path`` holds anything but what a create that died before committing left
+    (its container, without a log, and data files Skipstone named): such a directory may be
+    created again; the leftovers are never read and a vacuum deletes them."""
     jvm = spark._jvm  # type: ignore[union-attr]
     p = jvm.org.apache.hadoop.fs.Path(path)
     fs = p.getFileSystem(spark._jsparkSession.sessionState().newHadoopConf())
-    return bool(fs.exists(p)) and len(fs.listStatus(p)) > 0
+    if not fs.exists(p):
+        return False
+    names = [s.getPath().getName() for s in fs.listStatus(p)]
+    return any(n != "_skipstone" and not _SKIPSTONE_FILE.match(n) for n in names)

@@ -15,9 +15,9 @@ from skipstone.layout.specs import LayoutSpec
 from skipstone.layout.layout import Layout
 from skipstone.layout.tree import PartitionTree
 from skipstone.session import java_call, jvm_entry
-from skipstone.table import manifest
+from skipstone.table import failpoints, manifest
 from skipstone.table.columns import layout_columns
-from skipstone.table.container import delete, has_files, new_staging_dir, relative, write_sample
+from skipstone.table.container import delete, has_files_besides_leftovers, new_staging_dir, relative, write_sample
 from skipstone.table.indexing import build_metadata
 from skipstone.table.sample import draw_sample
 from skipstone.table.writer import WrittenFile, write_blocks
@@ -36,7 +36,7 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
     root = java_call(jvm_entry(spark).qualify, spark._jsparkSession, path)
     if manifest.latest(spark, root) is not None:
         raise SkipstoneError(f"{root} is already a Skipstone table; open it with Skipstone.for_path")
-    if has_files(spark, root):
+    if has_files_besides_leftovers(spark, root):
         raise SkipstoneError(f"{root} exists and is not empty; create a table in a new directory")
     if not isinstance(layout, LayoutSpec):
         raise SkipstoneError(f"layout must be a layout spec such as Amoeba(block_bytes=...), got {layout!r}")
@@ -63,11 +63,15 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
         try:
             written = write_blocks(spark, df, tree, types, tree.block_ids.tolist(), staging, root,
                                    math.ceil(MAX_BLOCK_FACTOR * block_rows))
-        finally:
+        except Exception:
             delete(spark, staging)
+            raise
+        failpoints.check(spark, "create.afterWrite")
+        delete(spark, staging)
         requested = list(indexes)
         requested += [MinMax(c) for c in types if MinMax(c) not in requested]
         metadata_version, rows = build_metadata(spark, root, [(w.path, w.size, w.mtime) for w in written], requested)
+        failpoints.check(spark, "create.afterMetadata")
     files = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, rows[w.path]) for w in written]
     tree = with_actual_rows(tree, files)
     properties = {

@@ -1,6 +1,7 @@
 """The handle of a managed table: what `Skipstone.create` and `Skipstone.for_path` return."""
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, Mapping
 
 from skipstone.dataset import Skipstone
@@ -9,7 +10,10 @@ from skipstone.layout.policies import LayoutPolicy
 from skipstone.layout.layout import Layout
 from skipstone.session import java_call
 from skipstone.table import manifest
-from skipstone.table.optimize import OptimizeResult, apply, plan
+from skipstone.table.append import AppendResult, append_rows
+from skipstone.table.continuous import run_continuously, run_iteration
+from skipstone.table.maintenance_config import DEFAULTS, MaintenanceConfig
+from skipstone.table.optimize import OptimizeResult
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -82,33 +86,69 @@ class ManagedTable(Skipstone):
 
     # -- changing it -------------------------------------------------------------------------
 
-    def optimize(self, policy: LayoutPolicy) -> OptimizeResult | None:
-        """Ask ``policy`` for a layout change from the logged workload; if it proposes one,
-        rewrite exactly the blocks it replaces (reading only their files) and commit. Returns
-        what was committed, or None when the policy found nothing that pays for itself.
+    def optimize(self, policy: LayoutPolicy | None = None) -> OptimizeResult | None:
+        """Run one iteration of continuous optimization: the table's strategies
+        (``optimize.strategies``, by default ``unindexed,compaction,layout``) are asked in order
+        for a bounded batch of work (at most ``optimize.batchBytes`` read), and the first that
+        selects something runs and commits:
 
-        Queries that started before the commit keep reading the version they started with.
+        - ``unindexed``: files other writers dropped into the root, oldest first (modified at or
+          after ``optimize.unindexedFromMillis``), routed through the layout into indexed files;
+        - ``compaction``: blocks spread over more files than their rows need (appends add one
+          file per block), rewritten into as few files as their rows need;
+        - ``layout``: ``policy`` (default ``AmoebaAdaptive()``) proposes a layout change from the
+          logged workload; exactly the blocks it replaces are rewritten.
+
+        Returns what was committed (strategy, reason, rows and bytes read), or None when no
+        strategy found anything to do. Queries that started earlier keep reading their version.
 
         >>> from skipstone.layout import AmoebaAdaptive
         >>> t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))   # doctest: +SKIP
-        OptimizeResult(version=2, benefit=..., cost=..., rows_rewritten=..., files_added=..., files_removed=...)
+        OptimizeResult(version=2, benefit=..., cost=..., rows_rewritten=..., ..., strategy='layout', ...)
         """
-        planned = self._plan(policy)
-        return None if planned is None else apply(self._spark, planned)
-
-    def _plan(self, policy: LayoutPolicy) -> Any:
-        if not isinstance(policy, LayoutPolicy):
+        if policy is not None and not isinstance(policy, LayoutPolicy):
             raise SkipstoneError(f"{policy!r} is not a layout policy (it needs a name and propose(tree, workload, sample))")
         base = self.current()  # planned against this version; the workload read next may be newer, which is fine
-        return plan(self._spark, base, self.workload(), policy)
+        needs_workload = "layout" in MaintenanceConfig.of(base.properties, self.root).strategies
+        return run_iteration(self._spark, base, self.workload() if needs_workload else None, policy)
+
+    def optimize_continuously(self, policy: LayoutPolicy | None = None, max_seconds: float | None = None,
+                              max_iterations: int | None = None,
+                              stop: threading.Event | None = None) -> list[OptimizeResult]:
+        """Run ``optimize(policy)`` iterations until none finds anything to do, ``max_seconds``
+        have passed (checked between iterations), ``max_iterations`` ran, or ``stop`` is set
+        (another thread may set it). Each iteration commits on its own, so interrupting the loop
+        anywhere, even killing the process, leaves the table as its last commit left it.
+
+        >>> done = t.optimize_continuously(max_seconds=600)       # doctest: +SKIP
+        >>> [(r.strategy, r.reason) for r in done]                # doctest: +SKIP
+        """
+        return run_continuously(lambda: self.optimize(policy), max_seconds, max_iterations, stop)
+
+    def append(self, df: DataFrame) -> AppendResult:
+        """Add ``df``'s rows: each is routed through the current layout into new files of its
+        block (blocks gain files; no file is rewritten), the new files are indexed, and a version
+        is committed. ``df`` must have the table's columns and types (in any order).
+
+        An optimize committed meanwhile makes the append route its rows again through the new
+        layout; an optimize running meanwhile loses its commit to the append and writes nothing.
+
+        >>> t.append(spark.range(1000).selectExpr("id % 5000 AS a", "id % 97 AS b", "id AS v"))  # doctest: +SKIP
+        AppendResult(version=3, rows=1000, files_added=...)
+        """
+        result = append_rows(self._spark, self.root, df)
+        if MaintenanceConfig.of(self.current().properties, self.root).auto:
+            self.optimize()  # optimize.auto: one iteration after every append
+        return result
 
     def properties(self) -> dict[str, str]:
-        """The newest version's table properties (format, schema, layout, settings).
+        """The newest version's table properties (format, schema, layout, settings), with the
+        maintenance settings' defaults for those never set (see docs/maintenance.md).
 
-        >>> t.properties()["workloadLog.enabled"]   # doctest: +SKIP
-        'false'
+        >>> t.properties()["optimize.strategies"]   # doctest: +SKIP
+        'unindexed,compaction,layout'
         """
-        return dict(self.current().properties)
+        return {**DEFAULTS, **self.current().properties}
 
     def set_properties(self, properties: Mapping[str, str]) -> None:
         """Commit new values for table properties (other keys keep theirs), as Delta's
@@ -118,8 +158,33 @@ class ManagedTable(Skipstone):
         >>> t.set_properties({"workloadLog.enabled": "false"})   # doctest: +SKIP
         """
         values = {str(k): str(v) for k, v in properties.items()}
+        MaintenanceConfig.of({**self.current().properties, **values}, self.root)  # refuses bad values by name
         manifest.commit(self._spark, self.root, self.current().version, "SET PROPERTIES", [], properties=values,
                         commit_info={"properties": values})
+
+    def vacuum(self, retention_hours: float | None = None, dry_run: bool = False, force: bool = False) -> DataFrame:
+        """Delete the files that no version within the retention still needs, and nothing else:
+        data files that versions replaced, files of writers that died before committing,
+        skipping-metadata versions and samples no retained version uses, and old staging
+        directories. A version is retained while it is the newest or was the newest less than
+        ``retention_hours`` ago (default: the table's ``vacuum.retentionHours``, 168).
+
+        Returns one row per path deleted (or, with ``dry_run``, that would be): path, kind
+        (data, orphan, metadata, sample, staging), size. A retention under the table's is
+        refused unless ``force``: queries or readers still on an older version would lose files.
+        Files other writers dropped into the table's directory are never deleted, and nothing
+        outside the table's root is ever touched. See docs/maintenance.md.
+
+        >>> t.vacuum(dry_run=True).show()                        # doctest: +SKIP
+        >>> t.vacuum(retention_hours=0, force=True).count()      # doctest: +SKIP
+        """
+        from pyspark.sql import DataFrame
+
+        vacuum = self._spark._jvm.io.skipstone.table.Vacuum  # type: ignore[union-attr]
+        hours = java_call(vacuum.retentionHours, self._jsession, self.root) if retention_hours is None \
+            else float(retention_hours)
+        return DataFrame(java_call(vacuum.run, self._jsession, self.root, float(hours), bool(dry_run), bool(force)),
+                         self._spark)
 
     def drop(self) -> bool:
         raise SkipstoneError(f"{self.root} is a managed table: dropping its metadata would drop its log too; "

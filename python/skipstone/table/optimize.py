@@ -13,7 +13,7 @@ from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
 from skipstone.layout.serialization import layout_to_json
-from skipstone.table import manifest
+from skipstone.table import failpoints, manifest
 from skipstone.table.container import delete, new_staging_dir, read_sample, relative
 from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
 from skipstone.table.indexing import replace_metadata
@@ -34,7 +34,8 @@ class OptimizePlan:
 
 @dataclass(frozen=True)
 class OptimizeResult:
-    """What one optimize committed (it is also a row of ``history()``)."""
+    """What one optimize iteration committed (it is also a row of ``history()``): the strategy
+    that selected the work (``unindexed``, ``compaction`` or ``layout``), why, and what it cost."""
 
     version: int
     benefit: float
@@ -42,6 +43,9 @@ class OptimizeResult:
     rows_rewritten: int
     files_added: int
     files_removed: int
+    strategy: str = "layout"
+    reason: str = ""
+    bytes_read: int = 0
 
 
 def workload_queries(workload: DataFrame, base: manifest.TableVersion) -> list[Query]:
@@ -75,7 +79,7 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, 
     return OptimizePlan(base, change, policy.name)
 
 
-def apply(spark: SparkSession, p: OptimizePlan) -> OptimizeResult:
+def apply(spark: SparkSession, p: OptimizePlan, reason: str = "") -> OptimizeResult:
     """Rewrite the plan's blocks and commit; if a concurrent commit conflicts, remove what was
     written and raise (the table is as the winner left it)."""
     from pyspark.sql.types import StructType
@@ -95,30 +99,35 @@ def apply(spark: SparkSession, p: OptimizePlan) -> OptimizeResult:
             block_rows = float(base.properties["layout.blockRows"])
             written = write_blocks(spark, rows, change.tree, types, new_blocks, staging, root,
                                    math.ceil(MAX_BLOCK_FACTOR * block_rows))
+        failpoints.check(spark, "optimize.afterWrite")
         removed = {f.path for f in old}
         live = [(base.absolute(f), f.size, f.modification_time) for f in base.files if f.path not in removed]
         added_files = [(w.path, w.size, w.mtime) for w in written]
         metadata_version, counts = replace_metadata(spark, root, live + added_files, added_files)
         published = {path for path, _, _ in live + added_files}
+        failpoints.check(spark, "optimize.afterMetadata")
         added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
         kept = [f for f in base.files if f.path not in removed]
         tree = with_actual_rows(change.tree, kept + added)
         rows_rewritten = sum(f.rows for f in old)
-        info = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost, "rowsRewritten": rows_rewritten,
+        info = {"strategy": "layout", "reason": reason or change.description, "selected": sorted(f.path for f in old),
+                "bytesRead": sum(f.size for f in old), "policy": p.policy, "benefit": change.benefit, "cost": change.cost, "rowsRewritten": rows_rewritten,
                 "filesAdded": len(added), "filesRemoved": len(old), "blocksRewritten": list(change.rewritten_blocks),
                 "blocksAdded": new_blocks, "description": change.description,
                 "durationMs": round(1000 * (time.monotonic() - started), 1)}
         committed = manifest.commit(spark, root, base.version, "OPTIMIZE", added, sorted(removed),
                                     layout=layout_to_json(tree), metadata_version=metadata_version, commit_info=info)
-    except BaseException:
+    except Exception:  # not a SimulatedCrash: a killed process cleans nothing up either
         for w in written:  # ours alone, and no version lists them
             delete(spark, w.path)
         if published:
             _repair_metadata(spark, root, published)
-        raise
-    finally:
         delete(spark, staging)
-    return OptimizeResult(committed.version, change.benefit, change.cost, rows_rewritten, len(added), len(old))
+        raise
+    failpoints.check(spark, "optimize.afterCommit")
+    delete(spark, staging)
+    return OptimizeResult(committed.version, change.benefit, change.cost, rows_rewritten, len(added), len(old),
+                          "layout", reason or change.description, sum(f.size for f in old))
 
 
 def _repair_metadata(spark: SparkSession, root: str, covered: set[str]) -> None:

@@ -11,7 +11,7 @@ import io.skipstone.query.{SkippingFileIndex, SkippingRule}
 
 /**
  * Makes a relation over a managed table's root list its files from the table's newest version
- * (a [[ManifestFileIndex]]) instead of the directory; under a filter, the manifest is wrapped
+ * (a [[ManifestFileIndex]], plus the files other writers dropped in) instead of the directory; under a filter, the manifest is wrapped
  * in the skipping wrapper so the query skips too. Runs before the skipping rule, in the same
  * fixed point: a relation already on a manifest is left alone, which is what pins the query to
  * the version it first saw. Independent of `spark.skipstone.enabled`: which files make up a
@@ -40,10 +40,10 @@ case class ManagedTableRule(session: SparkSession) extends Rule[LogicalPlan] {
     for {
       listing <- directory
       root <- SkippingRule.datasetRoot(listing)
-      snapshot <- ManagedTables.latest(session, root)
+      (snapshot, unindexed) <- ManagedTables.resolve(session, root)
     } yield {
       WorkloadListener.ensureRegistered(session)
-      val manifest = new ManifestFileIndex(root, snapshot)
+      val manifest = new ManifestFileIndex(root, snapshot, unindexed)
       val reading = ReaderSpec.Reading(fs.fileFormat, fs.options, fs.dataSchema)
       condition.flatMap(c => SkippingRule.prunable(c, Nil, session)._2)
         .fold(manifest: FileIndex)(c => new SkippingFileIndex(manifest, c, root, fs.schema, reading, session))

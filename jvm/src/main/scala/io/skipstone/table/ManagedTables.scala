@@ -4,6 +4,8 @@ import java.util.concurrent.ConcurrentHashMap
 
 import scala.util.control.NonFatal
 
+import org.apache.hadoop.fs.FileStatus
+
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 
@@ -16,27 +18,32 @@ import io.skipstone.SkipstoneConf
  * old, never to a mix of versions); commits made through this JVM invalidate them at once.
  */
 object ManagedTables extends Logging {
-  private case class Entry(checkedAtMillis: Long, snapshot: Option[Snapshot])
+  private case class Entry(checkedAtMillis: Long, snapshot: Option[Snapshot], unindexed: Seq[FileStatus])
   private val entries = new ConcurrentHashMap[String, Entry]()
 
-  def latest(session: SparkSession, root: String): Option[Snapshot] = {
+  def latest(session: SparkSession, root: String): Option[Snapshot] = resolve(session, root).map(_._1)
+
+  /** The newest version and the unindexed files in the root (listed with it, as old as it). */
+  def resolve(session: SparkSession, root: String): Option[(Snapshot, Seq[FileStatus])] = {
     val now = System.currentTimeMillis()
-    Option(entries.get(root)) match {
-      case Some(e) if now - e.checkedAtMillis < SkipstoneConf.cacheTtlMillis(session) => e.snapshot
+    val entry = Option(entries.get(root)) match {
+      case Some(e) if now - e.checkedAtMillis < SkipstoneConf.cacheTtlMillis(session) => e
       case cached =>
-        val snapshot = try {
+        val fresh = try {
           val conf = session.sessionState.newHadoopConf()
-          TableLog.latestVersion(conf, root).map { v =>
+          val snapshot = TableLog.latestVersion(conf, root).map { v =>
             cached.flatMap(_.snapshot).filter(_.version == v).getOrElse(TableLog.read(conf, root, v))
           }
+          Entry(now, snapshot, snapshot.map(UnindexedFiles.list(conf, root, _)).getOrElse(Seq.empty))
         } catch {
           // An unreadable log must not turn into "not a managed table" silently: that would list
           // the directory and read files no version holds. Fail the query with the reason.
           case NonFatal(e) => throw new IllegalStateException(s"Skipstone: cannot read the table log of $root: ${e.getMessage}", e)
         }
-        entries.put(root, Entry(now, snapshot))
-        snapshot
+        entries.put(root, fresh)
+        fresh
     }
+    entry.snapshot.map(s => (s, entry.unindexed))
   }
 
   def invalidate(root: String): Unit = entries.remove(root)

@@ -12,15 +12,17 @@ import io.skipstone.query.PinnedMetadataVersion
 /**
  * The files of one version of a managed table, from its log entry: no directory listing, and
  * the same files from planning to the end of the query however many commits happen meanwhile,
- * skipped with the metadata version the entry records.
+ * skipped with the metadata version the entry records; plus the files other writers dropped into
+ * the root ([[UnindexedFiles]]), listed when the version was resolved, which are always read.
  */
-class ManifestFileIndex(val root: String, val snapshot: Snapshot) extends FileIndex with PinnedMetadataVersion {
+class ManifestFileIndex(val root: String, val snapshot: Snapshot, val unindexed: Seq[FileStatus] = Seq.empty)
+  extends FileIndex with PinnedMetadataVersion {
   // Spark splits files by spark.sql.files.maxPartitionBytes, not by this; it only has to be positive.
   private val BlockSize = 128L << 20
 
   private lazy val statuses: Seq[FileStatusWithMetadata] = snapshot.files.map { f =>
     FileStatusWithMetadata(new FileStatus(f.size, false, 1, BlockSize, f.modificationTime, new Path(root + "/" + f.path)))
-  }
+  } ++ unindexed.map(FileStatusWithMetadata(_))
 
   override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] =
     if (statuses.isEmpty) Seq.empty else Seq(PartitionDirectory(InternalRow.empty, statuses))
@@ -32,14 +34,17 @@ class ManifestFileIndex(val root: String, val snapshot: Snapshot) extends FileIn
   override def inputFiles: Array[String] = statuses.map(_.getPath.toString).toArray
   /** Pinned: a refresh does not move a planned query to another version. */
   override def refresh(): Unit = ()
-  override def sizeInBytes: Long = snapshot.totalBytes
+  override def sizeInBytes: Long = snapshot.totalBytes + unindexed.map(_.getLen).sum
   override def partitionSchema: StructType = new StructType()
 
   override def equals(other: Any): Boolean = other match {
-    case o: ManifestFileIndex => o.root == root && o.snapshot.version == snapshot.version
+    case o: ManifestFileIndex => o.root == root && o.snapshot.version == snapshot.version && o.unindexedPaths == unindexedPaths
     case _ => false
   }
   override def hashCode(): Int = 31 * root.hashCode + snapshot.version.hashCode
 
-  override def toString: String = s"ManagedTable[$root, version ${snapshot.version}, ${snapshot.files.size} files]"
+  private lazy val unindexedPaths: Set[String] = unindexed.map(_.getPath.toString).toSet
+
+  override def toString: String = s"ManagedTable[$root, version ${snapshot.version}, ${snapshot.files.size} files" +
+    (if (unindexed.nonEmpty) s", ${unindexed.size} unindexed]" else "]")
 }

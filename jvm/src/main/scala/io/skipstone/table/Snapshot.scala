@@ -11,6 +11,8 @@ import org.json4s.JsonAST.{JNothing, JObject, JValue}
  * @param layout          the partitioning tree in `skipstone.layout`'s JSON form (opaque here)
  * @param metadataVersion the skipping-metadata version built for these files, if any
  * @param commitInfo      what the operation reports in the history (benefit, cost, rows rewritten...)
+ * @param absorbed        files other writers dropped into the root whose rows an optimize rewrote
+ *                        into this version's own files: readers no longer read them
  */
 case class Snapshot(
     version: Long,
@@ -20,7 +22,8 @@ case class Snapshot(
     layout: JValue,
     metadataVersion: Option[Long],
     properties: Map[String, String],
-    commitInfo: JObject) {
+    commitInfo: JObject,
+    absorbed: Set[String] = Set.empty) {
 
   lazy val livePaths: Set[String] = files.iterator.map(_.path).toSet
   def totalBytes: Long = files.iterator.map(_.size).sum
@@ -36,7 +39,8 @@ object Snapshot {
  * What an operation changes, applied to the version it read. Kept as data so that a writer
  * that lost a race can apply the same change to the winner's version when they do not conflict.
  *
- * @param layout None keeps the layout of the version it is applied to
+ * @param layout   None keeps the layout of the version it is applied to
+ * @param absorbed files other writers dropped into the root whose rows `added` now holds
  */
 case class TableChange(
     operation: String,
@@ -45,7 +49,8 @@ case class TableChange(
     layout: Option[JValue],
     metadataVersion: Option[Long],
     properties: Map[String, String],
-    commitInfo: JObject) {
+    commitInfo: JObject,
+    absorbed: Set[String] = Set.empty) {
 
   def applyTo(base: Snapshot, version: Long, nowMillis: Long): Snapshot = {
     val missing = removed -- base.livePaths
@@ -54,6 +59,6 @@ case class TableChange(
     require(duplicate.isEmpty, s"files already live in version ${base.version}: ${duplicate.take(3).mkString(", ")}")
     Snapshot(version, nowMillis, operation, base.files.filterNot(f => removed.contains(f.path)) ++ added,
       layout.getOrElse(base.layout), metadataVersion.orElse(base.metadataVersion), base.properties ++ properties,
-      commitInfo)
+      commitInfo, base.absorbed ++ absorbed)
   }
 }

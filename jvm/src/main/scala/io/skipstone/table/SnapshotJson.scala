@@ -16,7 +16,8 @@ object SnapshotJson {
     ("format" -> Format) ~ ("formatVersion" -> FormatVersion) ~ ("version" -> s.version) ~
       ("timestamp" -> s.timestampMillis) ~ ("operation" -> s.operation) ~
       ("files" -> JArray(s.files.map(fileJson).toList)) ~ ("layout" -> s.layout) ~
-      ("metadataVersion" -> s.metadataVersion) ~ ("properties" -> s.properties) ~ ("commitInfo" -> s.commitInfo)
+      ("metadataVersion" -> s.metadataVersion) ~ ("properties" -> s.properties) ~ ("commitInfo" -> s.commitInfo) ~
+      ("absorbed" -> s.absorbed.toSeq.sorted)
 
   def read(text: String): Snapshot = {
     val json = JsonMethods.parse(text)
@@ -33,10 +34,11 @@ object SnapshotJson {
       json \ "layout",
       (json \ "metadataVersion").extractOpt[Long],
       (json \ "properties").extractOpt[Map[String, String]].getOrElse(Map.empty),
-      (json \ "commitInfo") match { case o: JObject => o; case _ => JObject() })
+      (json \ "commitInfo") match { case o: JObject => o; case _ => JObject() },
+      (json \ "absorbed").extractOpt[Seq[String]].getOrElse(Seq.empty).toSet)
   }
 
-  /** `{"operation", "added": [file...], "removed": [path...], "layout"?, "metadataVersion"?, "properties"?, "commitInfo"?}` */
+  /** `{"operation", "added": [file...], "removed": [path...], "layout"?, "metadataVersion"?, "properties"?, "commitInfo"?, "absorbed"?}` */
   def readChange(text: String): TableChange = {
     val json = JsonMethods.parse(text)
     TableChange(
@@ -46,7 +48,8 @@ object SnapshotJson {
       (json \ "layout") match { case JNothing | JNull => None; case v => Some(v) },
       (json \ "metadataVersion").extractOpt[Long],
       (json \ "properties").extractOpt[Map[String, String]].getOrElse(Map.empty),
-      (json \ "commitInfo") match { case o: JObject => o; case _ => JObject() })
+      (json \ "commitInfo") match { case o: JObject => o; case _ => JObject() },
+      (json \ "absorbed").extractOpt[Seq[String]].getOrElse(Seq.empty).toSet)
   }
 
   private def fileJson(f: DataFile): JObject =

@@ -65,13 +65,14 @@ object TableLog {
 
   /**
    * Why `change` (planned on `read`) cannot be applied to `winner`, or None. A change commutes
-   * with the winner's when every file it removes is still live and, if it replaces the layout,
-   * the layout it planned on is still the current one.
+   * with the winner's when every file it removes is still live, if it replaces the layout, the
+   * layout it planned on is still the current one, and no unindexed file was absorbed by both.
    */
   def conflict(read: Snapshot, winner: Snapshot, change: TableChange): Option[String] =
     if (read.version == 0) Some("the table was created")
     else if (!change.removed.subsetOf(winner.livePaths)) Some("it removed files this operation rewrites")
     else if (change.layout.isDefined && winner.layout != read.layout) Some("it changed the layout")
+    else if ((change.absorbed intersect winner.absorbed).nonEmpty) Some("it absorbed the same unindexed files")
     else None
 }
 

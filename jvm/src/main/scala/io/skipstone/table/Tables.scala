@@ -31,6 +31,14 @@ object Tables {
     SnapshotJson.write(committed)
   }
 
+  /** The files other writers dropped into the root, oldest first: path (absolute), size, modification_time (ms). */
+  def unindexed(session: SparkSession, root: String): DataFrame = {
+    val conf = session.sessionState.newHadoopConf()
+    val rows = TableLog.latest(conf, root).toSeq.flatMap(UnindexedFiles.list(conf, root, _))
+      .map(s => Row(s.getPath.toString, s.getLen, s.getModificationTime))
+    session.createDataFrame(rows.asJava, StructType.fromDDL("path STRING, size LONG, modification_time LONG"))
+  }
+
   /** One row per version, oldest first. */
   def history(session: SparkSession, root: String): DataFrame = {
     val conf = session.sessionState.newHadoopConf()
@@ -40,11 +48,13 @@ object Tables {
       def long(k: String) = (info \ k).extractOpt[Long].map(Long.box).orNull
       Row(s.version, new java.sql.Timestamp(s.timestampMillis), s.operation, double("benefit"), double("cost"),
         long("rowsRewritten"), long("filesAdded"), long("filesRemoved"), s.files.size.toLong, s.totalRows,
-        (info \ "policy").extractOpt[String].orNull, JsonMethods.compact(JsonMethods.render(info)))
+        (info \ "policy").extractOpt[String].orNull, JsonMethods.compact(JsonMethods.render(info)),
+        (info \ "strategy").extractOpt[String].orNull, (info \ "reason").extractOpt[String].orNull,
+        long("bytesRead"), double("durationMs"))
     }
     val schema = StructType.fromDDL("version LONG, timestamp TIMESTAMP, operation STRING, benefit DOUBLE, " +
       "cost DOUBLE, rows_rewritten LONG, files_added LONG, files_removed LONG, files LONG, rows LONG, " +
-      "policy STRING, commit_info STRING")
+      "policy STRING, commit_info STRING, strategy STRING, reason STRING, bytes_read LONG, duration_ms DOUBLE")
     session.createDataFrame(rows.asJava, schema)
   }
 

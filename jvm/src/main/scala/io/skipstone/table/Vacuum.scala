@@ -1,0 +1,208 @@
+package io.skipstone.table
+
+import java.nio.charset.StandardCharsets
+import java.util.UUID
+
+import scala.jdk.CollectionConverters._
+import scala.util.Try
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.types.StructType
+import org.json4s._
+import org.json4s.JsonDSL._
+import org.json4s.jackson.JsonMethods
+
+import io.skipstone.metadata.{MetadataCache, MetadataStore}
+
+/**
+ * Deletes what no retained version of a managed table needs, and nothing else.
+ *
+ * A version is retained when it is the newest or was still the newest less than the retention
+ * ago (a query may still be reading it). Deleted are, under the table's root only:
+ *  - `data`: files some version listed and no retained version lists (found from the log, no
+ *    listing of the data directory);
+ *  - `absorbed`: files other writers dropped in whose rows every retained version holds in its
+ *    own files (an optimize absorbed them);
+ *  - `orphan`: files Skipstone wrote (`b<block>-...`) that no version lists, older than the
+ *    retention — left by a writer that died before committing (one listing of the root);
+ *  - `metadata`: skipping-metadata versions no retained version records, published before the
+ *    retention;
+ *  - `sample`: layout samples no retained version uses, older than the retention;
+ *  - `staging`: staging directories of operations and metadata builds older than the retention.
+ * Files dropped into the root by other writers are table data (the unindexed revision), never
+ * deleted before absorbed. The list is written as a deletion intent before anything is deleted; a vacuum
+ * that finds an intent finishes it first, re-checking every path against the log.
+ */
+object Vacuum {
+  val DefaultRetentionHours = 168.0
+  /** Table property: the retention under which vacuum refuses to run unless forced. */
+  val RetentionProperty = "vacuum.retentionHours"
+  val Schema: StructType = StructType.fromDDL("path STRING, kind STRING, size LONG")
+  private val SkipstoneDataFile = """b\d+-.*""".r
+  private implicit val formats: Formats = DefaultFormats
+
+  private case class Candidate(path: Path, kind: String, size: Long)
+
+  /** The table's configured retention in hours (the default when it sets none). */
+  def retentionHours(session: SparkSession, root: String): Double =
+    configuredRetention(newest(session.sessionState.newHadoopConf(), root))
+
+  /** One row per path deleted (or, with `dryRun`, that would be): path, kind, size in bytes. */
+  def run(session: SparkSession, root: String, retentionHours: Double, dryRun: Boolean, force: Boolean): DataFrame = {
+    val conf = session.sessionState.newHadoopConf()
+    val latest = newest(conf, root)
+    if (retentionHours.isNaN || retentionHours < 0)
+      throw new VacuumRefused(s"vacuum of $root: retention must be >= 0 hours, got $retentionHours")
+    val floor = configuredRetention(latest)
+    if (retentionHours < floor && !force) throw new VacuumRefused(
+      s"vacuum of $root: a retention of $retentionHours hours is under the table's $floor hours " +
+        s"(property $RetentionProperty): files that running queries or lagging readers still use could be deleted. " +
+        "Pass force=True to vacuum with it anyway.")
+    val rootPath = new Path(root)
+    val fs = rootPath.getFileSystem(conf)
+    val guard = new RootGuard(fs, fs.makeQualified(rootPath))
+    val cutoff = System.currentTimeMillis() - (retentionHours * 3600 * 1000).toLong
+
+    val unfinished = intents(fs, root)
+    if (!dryRun) unfinished.foreach(finish(session, conf, fs, root, guard, _))
+    val planned = candidates(session, conf, fs, root, cutoff).filter(c => guard.allows(c.path))
+    val rows = if (dryRun) unfinished.flatMap(readIntent(fs, _)._2).filter(c => guard.allows(c.path)) ++ planned
+      else {
+        if (planned.nonEmpty) {
+          val intent = writeIntent(fs, root, cutoff, planned)
+          Failpoints.check("vacuum.afterIntent")
+          deleteAll(fs, planned)
+          Failpoints.check("vacuum.beforeIntentRemoved")
+          fs.delete(intent, false)
+        }
+        MetadataCache.invalidate(session, root)
+        planned
+      }
+    session.createDataFrame(rows.map(c => Row(c.path.toString, c.kind, c.size)).asJava, Schema)
+  }
+
+  private def newest(conf: Configuration, root: String): Snapshot =
+    TableLog.latest(conf, root).getOrElse(throw new VacuumRefused(
+      s"$root is not a Skipstone table (no log under $root/${TableLog.ContainerDir}/log)"))
+
+  private def configuredRetention(s: Snapshot): Double =
+    s.properties.get(RetentionProperty).map { v =>
+      Try(v.toDouble).toOption.filter(h => h >= 0).getOrElse(throw new VacuumRefused(
+        s"table property $RetentionProperty must be a number of hours >= 0, got '$v'"))
+    }.getOrElse(DefaultRetentionHours)
+
+  /** The newest version, and every version that was the newest at some time after `cutoff`. */
+  private[table] def retained(all: Seq[Snapshot], cutoff: Long): Seq[Snapshot] =
+    all.zip(all.drop(1).map(s => Some(s.timestampMillis)) :+ None).collect {
+      case (s, None) => s
+      case (s, Some(supersededAt)) if supersededAt > cutoff => s
+    }
+
+  private def candidates(session: SparkSession, conf: Configuration, fs: FileSystem, root: String,
+                         cutoff: Long): Seq[Candidate] = {
+    val all = TableLog.versions(conf, root).map(TableLog.read(conf, root, _))
+    val kept = retained(all, cutoff)
+    val live = kept.flatMap(_.files.map(_.path)).toSet
+    val known = all.iterator.flatMap(_.files.iterator.map(_.path)).toSet
+    val data = (known -- live).toSeq.sorted.flatMap(p => status(fs, new Path(root + "/" + p)))
+      .map(s => Candidate(s.getPath, "data", s.getLen))
+
+    // Another writer's file is table data until an optimize absorbed it in every retained version.
+    val absorbed = kept.map(_.absorbed).reduceOption(_ intersect _).getOrElse(Set.empty).toSeq.sorted
+      .flatMap(p => status(fs, new Path(root + "/" + p))).map(s => Candidate(s.getPath, "absorbed", s.getLen))
+
+    val orphans = fs.listStatus(new Path(root)).toSeq.filter { s =>
+      s.isFile && SkipstoneDataFile.pattern.matcher(s.getPath.getName).matches() &&
+        !known.contains(s.getPath.getName) && s.getModificationTime < cutoff
+    }.map(s => Candidate(s.getPath, "orphan", s.getLen))
+
+    val container = new Path(root, TableLog.ContainerDir)
+    val referencedMetadata = kept.flatMap(_.metadataVersion).toSet
+    val metadataDir = MetadataStore.metadataDir(session, root)
+    val metadata = MetadataStore.versions(session, metadataDir).filterNot(referencedMetadata).flatMap { v =>
+      val dir = MetadataStore.versionDir(metadataDir, v)
+      status(fs, MetadataStore.definitionFile(dir)).filter(_.getModificationTime < cutoff)
+        .map(_ => Candidate(dir, "metadata", fs.getContentSummary(dir).getLength))
+    }
+    val metadataStaging = children(fs, metadataDir).filter(s => s.getPath.getName.startsWith("_staging-"))
+    val usedSamples = kept.flatMap(_.properties.get("layout.sample")).map(p => new Path(root + "/" + p).getName).toSet
+    val samples = children(fs, new Path(container, "sample")).filterNot(s => usedSamples(s.getPath.getName))
+    val staging = children(fs, new Path(container, "staging")) ++ metadataStaging
+
+    def aged(kind: String, entries: Seq[FileStatus]) = entries.filter(_.getModificationTime < cutoff)
+      .map(s => Candidate(s.getPath, kind, fs.getContentSummary(s.getPath).getLength))
+    data ++ absorbed ++ orphans ++ metadata ++ aged("sample", samples) ++ aged("staging", staging)
+  }
+
+  private def status(fs: FileSystem, p: Path): Option[FileStatus] = Try(fs.getFileStatus(p)).toOption
+
+  private def children(fs: FileSystem, dir: Path): Seq[FileStatus] =
+    if (fs.exists(dir)) fs.listStatus(dir).toSeq else Seq.empty
+
+  // -- deletion intents ---------------------------------------------------------------------
+
+  private def intentDir(root: String): Path = new Path(new Path(root, TableLog.ContainerDir), "vacuum")
+
+  private def intents(fs: FileSystem, root: String): Seq[Path] =
+    children(fs, intentDir(root)).map(_.getPath).filter(_.getName.endsWith(".json")).sortBy(_.getName)
+
+  /** Written whole under a temporary name and renamed, so an intent is never read half written. */
+  private def writeIntent(fs: FileSystem, root: String, cutoff: Long, planned: Seq[Candidate]): Path = {
+    val paths = JArray(planned.map(c => ("path" -> c.path.toString) ~ ("kind" -> c.kind) ~ ("size" -> c.size): JValue).toList)
+    val json = ("cutoff" -> cutoff) ~ ("paths" -> paths)
+    val name = f"${System.currentTimeMillis()}%020d-${UUID.randomUUID()}"
+    val tmp = new Path(intentDir(root), s".$name.tmp")
+    val out = fs.create(tmp, false)
+    try out.write(JsonMethods.compact(JsonMethods.render(json)).getBytes(StandardCharsets.UTF_8)) finally out.close()
+    val intent = new Path(intentDir(root), s"$name.json")
+    require(fs.rename(tmp, intent), s"could not publish the vacuum intent $intent")
+    intent
+  }
+
+  /** The intent's cutoff and its paths. */
+  private def readIntent(fs: FileSystem, intent: Path): (Long, Seq[Candidate]) = {
+    val in = fs.open(intent)
+    val json = try JsonMethods.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)) finally in.close()
+    ((json \ "cutoff").extract[Long], (json \ "paths").children.map(j =>
+      Candidate(new Path((j \ "path").extract[String]), (j \ "kind").extract[String], (j \ "size").extract[Long])))
+  }
+
+  /**
+   * Completes the intent of a vacuum that died: deletes what it listed except anything that the
+   * versions retained at its cutoff now list or record (the log is re-read, and holds any version
+   * committed since: an intent is never trusted over it), then removes the intent.
+   */
+  private def finish(session: SparkSession, conf: Configuration, fs: FileSystem, root: String, guard: RootGuard,
+                     intent: Path): Unit = {
+    val (cutoff, listed) = readIntent(fs, intent)
+    val kept = retained(TableLog.versions(conf, root).map(TableLog.read(conf, root, _)), cutoff)
+    val live = kept.flatMap(_.files.map(f => new Path(root + "/" + f.path).getName)).toSet
+    val metadataDir = MetadataStore.metadataDir(session, root)
+    val recorded = kept.flatMap(_.metadataVersion).map(v => MetadataStore.versionDir(metadataDir, v).getName).toSet
+    val samples = kept.flatMap(_.properties.get("layout.sample")).map(p => new Path(root + "/" + p).getName).toSet
+    val absorbedByAll = kept.map(_.absorbed).reduceOption(_ intersect _).getOrElse(Set.empty)
+    def deletable(c: Candidate): Boolean = c.kind match {
+      case "absorbed" => absorbedByAll.contains(c.path.getName)
+      case kind => !protectedNames(kind)(c.path.getName)
+    }
+    def protectedNames(kind: String): Set[String] = kind match {
+      case "metadata" => recorded
+      case "sample" => samples
+      case "staging" => Set.empty
+      case _ => live
+    }
+    deleteAll(fs, listed.filter(c => guard.allows(c.path) && deletable(c)))
+    fs.delete(intent, false)
+  }
+
+  private def deleteAll(fs: FileSystem, planned: Seq[Candidate]): Unit =
+    planned.zipWithIndex.foreach { case (c, i) =>
+      if (i == planned.size / 2) Failpoints.check("vacuum.halfDeleted")
+      fs.delete(c.path, true)
+    }
+}
+
+/** Why a vacuum did not start (bad retention, not a table); nothing was deleted. */
+class VacuumRefused(message: String) extends RuntimeException(message)

@@ -1,0 +1,114 @@
+"""append: new rows routed through the current layout into new files, indexed, committed."""
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from skipstone.errors import SkipstoneError
+from skipstone.layout.serialization import layout_to_json
+from skipstone.table import failpoints, manifest
+from skipstone.table.container import delete, new_staging_dir, relative
+from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
+from skipstone.table.indexing import replace_metadata
+from skipstone.table.writer import WrittenFile, write_blocks
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+# An append loses its commit only to a concurrent layout change (an optimize); it then routes
+# its rows again through the winner's layout. Appends do not conflict with each other's files,
+# but each one updates the layout's row counts, so a burst of appends may need several tries.
+MAX_ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """What one append committed (it is also a row of ``history()``)."""
+
+    version: int
+    rows: int
+    files_added: int
+
+
+def append_rows(spark: SparkSession, root: str, df: DataFrame) -> AppendResult:
+    last: SkipstoneError | None = None
+    for _ in range(MAX_ATTEMPTS):
+        base = manifest.latest(spark, root)
+        if base is None:
+            raise SkipstoneError(f"{root} is not a Skipstone table; create it with Skipstone.create")
+        try:
+            version, rows, files = route_and_commit(spark, base, df, "APPEND", "append", {})
+            return AppendResult(version, rows, files)
+        except SkipstoneError as e:
+            if "was not committed" not in str(e):
+                raise
+            last = e
+    raise SkipstoneError(f"append to {root} lost {MAX_ATTEMPTS} commits to concurrent changes: {last}")
+
+
+def route_and_commit(spark: SparkSession, base: manifest.TableVersion, df: DataFrame, operation: str, step: str,
+                     info: dict[str, Any], absorbed: tuple[str, ...] = ()) -> tuple[int, int, int]:
+    """Route ``df``'s rows through ``base``'s layout into new files of their blocks, index them,
+    and commit ``operation`` (with ``absorbed``: the unindexed files whose rows these are).
+    Failpoints ``<step>.afterWrite``, ``.afterMetadata``, ``.afterCommit``. Returns the version
+    committed, the rows and the files added."""
+    from pyspark.sql.types import StructType
+
+    started = time.monotonic()
+    root = base.root
+    schema = StructType.fromJson(json.loads(base.properties["schema"]))
+    rows = _conformed(df, schema, root)
+    tree = base.tree
+    types = {c.name: schema[c.name].dataType for c in tree.schema.columns}
+    staging = new_staging_dir(root, "append")
+    written: list[WrittenFile] = []
+    try:
+        written = write_blocks(spark, rows, tree, types, tree.block_ids.tolist(), staging, root,
+                               math.ceil(MAX_BLOCK_FACTOR * float(base.properties["layout.blockRows"])))
+        failpoints.check(spark, f"{step}.afterWrite")
+        live = [(base.absolute(f), f.size, f.modification_time) for f in base.files]
+        new = [(w.path, w.size, w.mtime) for w in written]
+        metadata_version, counts = replace_metadata(spark, root, live + new, new) if written else \
+            (base.metadata_version, {})
+        failpoints.check(spark, f"{step}.afterMetadata")
+        added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
+        appended = sum(f.rows for f in added)
+        info = {**info, "rows": appended, "filesAdded": len(added),
+                "durationMs": round(1000 * (time.monotonic() - started), 1)}
+        committed = manifest.commit(spark, root, base.version, operation, added,
+                                    layout=layout_to_json(with_actual_rows(tree, list(base.files) + added)),
+                                    metadata_version=metadata_version, commit_info=info, absorbed=absorbed)
+    except Exception:
+        for w in written:  # ours alone, and no version lists them
+            delete(spark, w.path)
+        delete(spark, staging)
+        raise
+    failpoints.check(spark, f"{step}.afterCommit")
+    delete(spark, staging)
+    return committed.version, appended, len(added)
+
+
+def _conformed(df: DataFrame, schema: object, root: str) -> DataFrame:
+    """``df``'s columns in the table's order; a missing column or a different type is refused."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StructType
+
+    assert isinstance(schema, StructType)
+    given = {f.name.lower(): f for f in df.schema.fields}
+    wanted = {f.name.lower() for f in schema.fields}
+    extra = sorted(n for n in given if n not in wanted)
+    if extra:
+        raise SkipstoneError(f"append to {root}: columns {extra} are not in the table")
+    columns = []
+    for f in schema.fields:
+        found = given.get(f.name.lower())
+        if found is None:
+            raise SkipstoneError(f"append to {root}: column {f.name} ({f.dataType.simpleString()}) is missing")
+        if found.dataType != f.dataType:
+            raise SkipstoneError(f"append to {root}: column {f.name} is {found.dataType.simpleString()}, "
+                                 f"the table's is {f.dataType.simpleString()}")
+        columns.append(F.col(found.name).alias(f.name))
+    return df.select(*columns)

@@ -1,0 +1,36 @@
+"""Named points between the steps of create, append, optimize and vacuum where a test makes the
+operation die as a killed process would (no cleanup runs), to prove that the table survives it.
+
+One registry for both languages: the JVM's ``io.skipstone.table.Failpoints``; the names are
+listed in docs/maintenance.md. Nothing fires unless a test arms a point.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+class SimulatedCrash(BaseException):
+    """Raised at an armed failpoint. A BaseException, as KeyboardInterrupt: the operations' cleanup
+    handlers catch ``Exception`` only, so after it the disk is as a killed process leaves it."""
+
+
+def _registry(spark: SparkSession) -> Any:
+    return spark._jvm.io.skipstone.table.Failpoints  # type: ignore[union-attr]
+
+
+def arm(spark: SparkSession, name: str, skip: int = 0) -> None:
+    """Make the operation die the next time it reaches ``name`` (after ``skip`` passes)."""
+    _registry(spark).arm(name, int(skip))
+
+
+def disarm_all(spark: SparkSession) -> None:
+    _registry(spark).disarmAll()
+
+
+def check(spark: SparkSession, name: str) -> None:
+    """Die here if a test armed ``name``."""
+    if _registry(spark).fires(name):
+        raise SimulatedCrash(f"Skipstone failpoint {name}")
