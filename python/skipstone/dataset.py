@@ -4,17 +4,14 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from skipstone.collect import collect, metadata_column
-from skipstone.columns import ResolvedColumn, resolve
 from skipstone.errors import SkipstoneError
-from skipstone.indexes import IndexType, MinMax
+from skipstone.indexes import IndexType
+from skipstone.per_file import needs_python, python_roles
 from skipstone.session import java_call, jvm_entry
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
     from pyspark.sql.types import StructType
-
-FORMAT_VERSION = 1
 
 
 #: Reader options that say where files are, not how to read them; re-reads pass paths themselves.
@@ -136,12 +133,16 @@ class Skipstone:
         metadata is read from Parquet footers instead of scanning the data; pass
         ``use_footers=False`` to always scan.
 
+        The build itself runs in the JVM (``io.skipstone.indexing.IndexBuild``, the same code
+        SQL commands call); Python computes only the roles that need a Python function.
+
         >>> Skipstone.for_path(spark, "/data/weather").build(MinMax("temp"), MinMax("ts"))  # doctest: +SKIP
         """
+        requests = self._requests(indexes)
         data = self._read()
-        columns = self._check(indexes, data)
-        files = self._source_files(data)
-        self._publish(indexes, columns, data, self._collect(indexes, columns, data, files, use_footers))
+        extra = self._python_roles(data, indexes, requests)
+        java_call(self._builds.build, self._jsession, data._jdf, self.root, self.format, json.dumps(self.options),
+                  self.table, json.dumps(requests), extra, use_footers)
         return self
 
     def refresh(self) -> Skipstone:
@@ -155,30 +156,13 @@ class Skipstone:
         current = self._current()
         if current is None:
             raise SkipstoneError(f"dataset {self._name} has no Skipstone index to refresh; call build() first")
-        _, table_dir, definition = current
-        built = self._as_built(definition)
-        indexes = tuple(
-            IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in definition["indexes"]
-        )
+        built = self._as_built(current[2])
         data = built._read()
-        columns = built._check(indexes, data)
-        old = self._spark.read.parquet(table_dir)
-        listed = built._source_files(data)
-        todo = listed
-        metadata = None
-        if "fingerprint" in old.columns:
-            same = ((old.path == listed.path) & (old.size == listed.size) & (old.mtime == listed.mtime)
-                    & old.fingerprint.eqNullSafe(listed.fingerprint))
-            metadata = old.join(listed, same, "left_semi")
-            todo = listed.join(old, same, "left_anti")
-        todo_paths = [r.path for r in todo.select("path").collect()]
-        if todo_paths:
-            subset = built._read(todo_paths)
-            fresh = built._collect(indexes, columns, subset, built._source_files(subset), True)
-            metadata = fresh if metadata is None else metadata.unionByName(fresh.select(*metadata.columns))
-        if metadata is None:
-            metadata = built._collect(indexes, columns, data, listed, True).limit(0)
-        built._publish(indexes, columns, data, metadata)
+        stale = list(java_call(self._builds.staleFileList, self._jsession, self.root, data._jdf))
+        subset = built._read(stale) if stale else None
+        extra = None if subset is None else built._stored_python_roles(subset, current[2])
+        java_call(self._builds.refresh, self._jsession, data._jdf, self.root, built.format, json.dumps(built.options),
+                  built.table, None if subset is None else subset._jdf, extra)
         return self
 
     def drop(self) -> bool:
@@ -196,8 +180,8 @@ class Skipstone:
             version, table_dir, definition = current
             files = self._spark.read.parquet(table_dir).count()
             for ix in definition["indexes"]:
-                index = IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {}))
-                rows.append((index.describe(), ix["kind"], ix["columns"], version, files, self.root,
+                name = ix.get("name") or IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {})).describe()
+                rows.append((name, ix["kind"], ix["columns"], version, files, self.root,
                              self._metadata_dir()))
         schema = ("index string, kind string, columns array<string>, version long, "
                   "files_indexed long, dataset string, metadata_dir string")
@@ -227,74 +211,50 @@ class Skipstone:
         # basePath keeps Hive-style partition columns when reading a subset of the files.
         return reader.schema(full.schema).option("basePath", self.root).load(files)
 
-    def _source_files(self, data: DataFrame) -> DataFrame:
-        """The files ``data`` scans, as its own file index lists them, with their identity."""
-        from pyspark.sql import DataFrame
+    @property
+    def _builds(self) -> Any:
+        """The JVM's one build path (io.skipstone.indexing.IndexBuild)."""
+        return self._spark._jvm.io.skipstone.indexing.IndexBuild  # type: ignore[union-attr]
 
-        return DataFrame(java_call(self._jvm.sourceFiles, data._jdf), self._spark)
-
-    def _collect(self, indexes: tuple[IndexType, ...], columns: Mapping[str, ResolvedColumn], data: DataFrame,
-                 files: DataFrame, use_footers: bool) -> DataFrame:
-        """Metadata rows for ``files``, the listing of ``data``: from footers or one scan."""
-        from pyspark.sql import DataFrame
-
-        if use_footers and self.format == "parquet" and all(isinstance(ix, MinMax) for ix in indexes):
-            targets = [{"path": list(columns[ix.column].parts), "type": columns[ix.column].data_type.jsonValue(),
-                        **{role: metadata_column(i, ix, role) for role in ix.roles}}
-                       for i, ix in enumerate(indexes) if isinstance(ix, MinMax)]
-            jdf = java_call(self._jvm.footerMinMax, self._jsession, self.root, files._jdf, json.dumps(targets))
-            if jdf is not None:
-                return DataFrame(jdf, self._spark)
-        return collect(data, files, indexes, columns)
-
-    def _check(self, indexes: tuple[IndexType, ...], data: DataFrame) -> dict[str, ResolvedColumn]:
-        """Validate the request against the dataset's schema; the indexed columns, resolved."""
+    def _requests(self, indexes: Sequence[IndexType]) -> list[dict[str, Any]]:
+        """The indexes as the JVM's build requests: what index.json stores of each."""
         if not indexes:
             raise SkipstoneError(f"build() of {self._name} needs at least one index, e.g. MinMax('col')")
-        seen = set()
         for ix in indexes:
             if not isinstance(ix, IndexType):
                 raise SkipstoneError(f"{ix!r} is not a Skipstone index type (MinMax, ...)")
-            if ix in seen:
-                raise SkipstoneError(f"{ix.describe()} is requested twice for {self._name}")
-            seen.add(ix)
-        schema = data.schema
-        if "_metadata" in schema.fieldNames():
-            raise SkipstoneError(f"dataset {self._name} has a column named _metadata, which hides "
-                                 "Spark's file metadata Skipstone needs; rename it")
-        case_sensitive = self._spark.conf.get("spark.sql.caseSensitive", "false").lower() == "true"
-        columns = {c: resolve(c, schema, case_sensitive, self._name) for ix in indexes for c in ix.columns}
-        for ix in indexes:
-            ix.check_types({name: column.data_type for name, column in columns.items()}, self._name)
-        return columns
+        return [{"kind": ix.kind, "name": ix.describe(), "columns": list(ix.columns), "params": ix.params()}
+                for ix in indexes]
 
-    def _publish(self, indexes: tuple[IndexType, ...], columns: Mapping[str, ResolvedColumn], data: DataFrame,
-                 metadata: DataFrame) -> int:
-        source = json.loads(java_call(self._jvm.describeSource, data._jdf))
-        definition = {
-            "formatVersion": FORMAT_VERSION,
-            "datasetRoot": self.root,
-            "format": source["format"],
-            # How the build read the files: queries must read them the same way ("reader"),
-            # and refresh() reads new files with the same settings ("read").
-            "reader": source["reader"],
-            "read": {"format": self.format, "options": self.options, "table": self.table,
-                     "schema": data.schema.jsonValue()},
-            "indexes": [
-                {"kind": ix.kind, "name": ix.describe(), "columns": list(ix.columns), "params": ix.params(),
-                 "columnPaths": [list(columns[c].parts) for c in ix.columns],
-                 "columnTypes": [columns[c].data_type.jsonValue() for c in ix.columns],
-                 "metadataColumns": {role: metadata_column(i, ix, role) for role in ix.roles}}
-                for i, ix in enumerate(indexes)
-            ],
-        }
-        staging = java_call(self._jvm.newStagingDir, self._jsession, self.root)
-        try:
-            # repartition, not coalesce: coalesce(1) would pull the collection itself into one task
-            metadata.repartition(1).write.parquet(staging + "/table")
-            return int(java_call(self._jvm.publish, self._jsession, self.root, staging, json.dumps(definition)))
-        finally:
-            java_call(self._jvm.discard, self._jsession, staging)
+    def _python_roles(self, data: DataFrame, indexes: Sequence[IndexType],
+                      requests: list[dict[str, Any]]) -> Any:
+        """The JVM DataFrame of roles only Python computes (path + metadata columns), or None."""
+        if not needs_python(indexes):
+            return None
+        plan = json.loads(java_call(self._builds.plan, self._jsession, data._jdf, self.root, self.table,
+                                    json.dumps(requests)))
+        roles = python_roles(data, indexes, plan)
+        return None if roles is None else roles._jdf
+
+    def _stored_python_roles(self, data: DataFrame, definition: Mapping[str, Any]) -> Any:
+        """Python-computed roles of the indexes a published version defines, over ``data``."""
+        stored = definition["indexes"]
+        indexes = tuple(IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in stored)
+        requests = [{"kind": ix["kind"], "name": ix.get("name"), "columns": ix["columns"], "params": ix.get("params", {})}
+                    for ix in stored]
+        return self._python_roles(data, indexes, requests)
+
+    def _replace_files(self, added: Sequence[str]) -> None:
+        """Publish metadata for this dataset's files when only ``added`` are new: the other
+        files' rows are kept, the new files' are collected (see FileSetIndex)."""
+        current = self._current()
+        if current is None:
+            raise SkipstoneError(f"table {self.root} has no skipping metadata to update; call build() first")
+        data = self._read()
+        subset = self._read(list(added)) if added else None
+        extra = None if subset is None else self._stored_python_roles(subset, current[2])
+        java_call(self._builds.replaceFiles, self._jsession, data._jdf, self.root, self.format,
+                  json.dumps(self.options), self.table, None if subset is None else subset._jdf, extra)
 
     def _current(self) -> tuple[int, str, dict[str, Any]] | None:
         found = list(java_call(self._jvm.currentVersion, self._jsession, self.root))

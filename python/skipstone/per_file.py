@@ -1,9 +1,10 @@
-"""Roles computed by Python functions, one call per data file (e.g. GeoBox's boxes).
+"""Roles computed by Python functions, which the JVM build path joins to its own.
 
-SQL aggregates cannot express everything (clustering a file's points, parsing with a
-library); such roles are computed by a grouped-map pandas UDF over the indexed columns and
-joined to the SQL aggregates by file path. This is a second pass over those columns only,
-and happens only for builds that have such roles.
+The JVM computes every role written in SQL (one Spark job for all indexes of a build). What
+SQL cannot express (clustering a file's points, a Python function as ``Formatted``'s ``fn``)
+is computed here, per data file, and handed to the JVM as a DataFrame of ``path`` and the
+roles' metadata columns. This is a second pass over the indexed columns only, and happens
+only for builds that have such roles.
 """
 from __future__ import annotations
 
@@ -18,21 +19,62 @@ if TYPE_CHECKING:
     from skipstone.indexes import IndexType
 
 
-def collect_per_file(data: DataFrame, indexes: Sequence[IndexType],
-                     columns: Mapping[str, Column]) -> DataFrame | None:
-    """One row per file: ``path`` and every Python-computed role, or None if there are none."""
+def canonical_path(path: Column) -> Column:
+    """The JVM's canonical spelling of a file URI: ``file:///a`` and ``file:/a`` are one file."""
     from pyspark.sql import functions as F
 
-    from skipstone.collect import canonical_path, metadata_column
+    return F.regexp_replace(path, r"^([A-Za-z][A-Za-z0-9+.\-]*):///", "$1:/")
 
-    jobs = [(metadata_column(pos, ix, name), ix, role)
-            for pos, ix in enumerate(indexes) for name, role in ix.per_file().items()]
+
+def column_of(parts: Sequence[str]) -> Column:
+    """The Spark column at an exact schema path (each part quoted, whatever it contains)."""
+    from pyspark.sql import functions as F
+
+    return F.col(".".join("`" + p.replace("`", "``") + "`" for p in parts))
+
+
+def needs_python(indexes: Sequence[IndexType]) -> bool:
+    """Whether any index has a role only Python can compute."""
+    return any(ix.needs_python() for ix in indexes)
+
+
+def python_roles(data: DataFrame, indexes: Sequence[IndexType], plan: Sequence[Mapping[str, Any]]) -> DataFrame | None:
+    """One row per file of ``data``: ``path`` and every Python-computed role, or None if none.
+
+    ``plan`` is the JVM's view of ``indexes`` (IndexBuild.plan): resolved column paths, settled
+    params and metadata column names.
+    """
+    from pyspark.sql import functions as F
+
+    columns = {name: column_of(parts) for entry in plan for name, parts in zip(entry["columns"], entry["columnPaths"])}
+    path = canonical_path(F.col("_metadata.file_path")).alias("path")
+    frames = []
+    aggregates = [expression.alias(entry["metadataColumns"][role])
+                  for ix, entry in zip(indexes, plan)
+                  for role, expression in ix.python_roles(columns, entry["params"]).items()]
+    if aggregates:
+        frames.append(data.groupBy(path).agg(*aggregates))
+    grouped = _grouped_roles(data, path, indexes, plan, columns)
+    if grouped is not None:
+        frames.append(grouped)
+    if not frames:
+        return None
+    joined = frames[0]
+    for frame in frames[1:]:
+        joined = joined.join(frame, "path", "full")
+    return joined
+
+
+def _grouped_roles(data: DataFrame, path: Column, indexes: Sequence[IndexType], plan: Sequence[Mapping[str, Any]],
+                   columns: Mapping[str, Column]) -> DataFrame | None:
+    """Roles computed by a grouped-map pandas UDF, one call per file (``Role(per_file=...)``)."""
+    jobs = [(entry["metadataColumns"][name], ix, role)
+            for ix, entry in zip(indexes, plan) for name, role in ix.per_file().items()]
     if not jobs:
         return None
     names = sorted({c for _, ix, _ in jobs for c in ix.columns})
     alias = {n: f"c{i}" for i, n in enumerate(names)}
-    selected = data.select(canonical_path(F.col("_metadata.file_path")).alias("path"),
-                           *[columns[n].alias(alias[n]) for n in names])
+    selected = data.select(path, *[columns[n].alias(alias[n]) for n in names])
     schema = ", ".join(["path string"] + [f"`{column}` {role.type}" for column, _, role in jobs])
 
     def summarize(rows: pd.DataFrame) -> pd.DataFrame:

@@ -2,22 +2,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Mapping
+from typing import ClassVar, Mapping
 
 from skipstone.errors import SkipstoneError
 from skipstone.indexes.base import IndexType
-from skipstone.indexes.column_types import STRING, require
-
-if TYPE_CHECKING:
-    from pyspark.sql import Column
-    from pyspark.sql.types import DataType
 
 
 @dataclass(frozen=True)
 class AffixIndex(IndexType):
     """Sorted distinct ends (``cut`` of each value) of one string column, and its NULL count.
 
-    Subclasses say which end with ``cut`` and name their ``kind``.
+    Subclasses name their ``kind``; the JVM cuts the values (``io.skipstone.indexing.AffixKinds``).
     """
 
     column: str
@@ -29,9 +24,6 @@ class AffixIndex(IndexType):
             raise SkipstoneError(
                 f"{type(self).__name__}: length must be a positive number of characters, got {self.length!r}")
 
-    def cut(self, value: Column) -> Column:
-        raise NotImplementedError
-
     @property
     def columns(self) -> tuple[str, ...]:
         return (self.column,)
@@ -41,19 +33,6 @@ class AffixIndex(IndexType):
 
     def describe(self) -> str:
         return f"{type(self).__name__}({self.column}, {self.length})"
-
-    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
-        require(type(self).__name__, self.column, types[self.column], STRING, "a string (without collation)",
-                dataset)
-
-    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
-        from pyspark.sql import functions as F
-
-        column = columns[self.column]
-        return {
-            "affixes": F.array_sort(F.collect_set(self.cut(column))),
-            "nulls": F.count_if(column.isNull()).cast("long"),
-        }
 
     @classmethod
     def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> AffixIndex:

@@ -1,8 +1,9 @@
-"""The base of index types: what is collected per data file, and how it is described to the JVM.
+"""The base of index types: the typed Python API over what index.json stores of an index.
 
-An index type names the metadata it keeps per file ("roles", e.g. ``min`` and ``max``) and
-how Spark computes each role as an aggregate over the file's rows. Collection runs all
-indexes of a build in one Spark job; the JVM side answers predicates from the stored roles.
+An index type names the metadata it keeps per file ("roles", e.g. ``min`` and ``max``). The
+JVM owns how each role is computed, the type checks and the definition written
+(``io.skipstone.indexing``, spec in docs/index-format.md): Python sends each index as a
+request (``kind``, ``columns``, ``params``) and computes only roles that need a Python function.
 """
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from skipstone.errors import SkipstoneError
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
-    from pyspark.sql.types import DataType
 
     from skipstone.indexes.rules import Role
 
@@ -40,16 +40,19 @@ class IndexType:
         """Kind-specific settings, stored as strings so every session can read them."""
         return {}
 
-    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
-        """Raise SkipstoneError if a column's type cannot be indexed by this kind."""
-
-    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
-        """Spark aggregate expressions per role, over the file's rows."""
-        raise NotImplementedError
-
     def per_file(self) -> dict[str, Role]:
         """Roles computed by a Python function over each file's rows (what SQL cannot express)."""
         return {}
+
+    def python_roles(self, columns: Mapping[str, Column], params: Mapping[str, str]) -> dict[str, Column]:
+        """Aggregates over a file's rows that call a Python function, per role; the JVM computes
+        every other role. ``columns`` are the resolved columns by name, ``params`` the settings
+        as the JVM settled them."""
+        return {}
+
+    def needs_python(self) -> bool:
+        """Whether building this index needs Python (a role ``per_file`` or ``python_roles`` computes)."""
+        return bool(self.per_file())
 
     def describe(self) -> str:
         return f"{type(self).__name__}({', '.join(self.columns)})"

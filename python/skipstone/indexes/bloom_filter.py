@@ -2,17 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Mapping
+from typing import ClassVar, Mapping
 
 from skipstone.indexes.base import IndexType
-from skipstone.indexes.column_types import HASHABLE, positive, probability, require
-
-if TYPE_CHECKING:
-    from pyspark.sql import Column
-    from pyspark.sql.types import DataType
-
-BLOOM_FILTER_FUNCTION = "skipstone_bloom_filter"
-"""SQL aggregate registered by Skipstone's extension; it hashes values as queries do."""
+from skipstone.indexes.setting_checks import positive, probability
 
 
 @dataclass(frozen=True)
@@ -48,19 +41,6 @@ class BloomFilter(IndexType):
 
     def describe(self) -> str:
         return f"BloomFilter({self.column}, fpp={self.fpp}, expected_items={self.expected_items})"
-
-    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
-        require("BloomFilter", self.column, types[self.column], HASHABLE,
-                "a number, string, binary, boolean, date or timestamp", dataset)
-
-    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
-        from pyspark.sql import functions as F
-
-        c = columns[self.column]
-        return {
-            "bloom": F.call_function(BLOOM_FILTER_FUNCTION, c, F.lit(self.expected_items), F.lit(self.fpp)),
-            "nulls": F.count_if(c.isNull()).cast("long"),
-        }
 
     @classmethod
     def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> BloomFilter:

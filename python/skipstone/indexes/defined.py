@@ -15,20 +15,13 @@
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, ClassVar, Mapping
+from typing import ClassVar, Mapping
 
 from skipstone.errors import SkipstoneError
 from skipstone.indexes.base import IndexType
-from skipstone.indexes.rules import (
-    Role, Rule, roles_to_params, rules_from_params, rules_to_params, stored_roles, substitute_columns,
-)
-
-if TYPE_CHECKING:
-    from pyspark.sql import Column
-    from pyspark.sql.types import DataType
+from skipstone.indexes.rules import Role, Rule, roles_to_params, rules_from_params, rules_to_params, stored_roles
 
 _KIND = re.compile(r"[a-z][a-z0-9_]*$")
 
@@ -45,6 +38,10 @@ class RuleIndex(IndexType):
     (each of GeoBox's points lies in one of its file's boxes). Clauses of the form
     ``U OR exists({cover}, e -> P)`` then also answer conjunctions whole: the clauses of
     ``a AND b`` are tested on one element at a time.
+
+    The build (in the JVM) computes SQL roles, checks every rule's SQL and stores both with
+    the index, so sessions without Python skip with them; roles given as Python functions are
+    computed here and handed to it.
     """
 
     metadata: ClassVar[tuple[Role, ...]] = ()
@@ -81,34 +78,8 @@ class RuleIndex(IndexType):
         return {**self.settings(), **cover, **roles_to_params(self.role_definitions()),
                 **rules_to_params(self.rule_definitions())}
 
-    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
-        from pyspark.sql import functions as F
-
-        return {r.name: F.expr(substitute_columns(r.sql, self.columns)).cast(r.type)
-                for r in self.role_definitions() if r.sql is not None}
-
     def per_file(self) -> dict[str, Role]:
         return {r.name: r for r in self.role_definitions() if r.per_file is not None}
-
-    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
-        self.check_rules()
-
-    def check_rules(self) -> None:
-        """Raise SkipstoneError naming the index and rule if a rule's SQL is wrong."""
-        from pyspark.sql import SparkSession
-
-        from skipstone.session import jvm_entry
-
-        spark = SparkSession.getActiveSession()
-        if spark is None:
-            return
-        entry = jvm_entry(spark)
-        for n, rule in enumerate(self.rule_definitions()):
-            clauses = [c for c in (rule.may_be_true, rule.may_be_false) if c is not None]
-            request = json.dumps({"pattern": rule.pattern, "clauses": clauses, "roles": list(self.roles)})
-            problems = json.loads(entry.ruleProblems(spark._jsparkSession, request))
-            if problems:
-                raise SkipstoneError(f"rule {n} ('{rule.pattern}') of {self.describe()}: {'; '.join(problems)}")
 
 
 @dataclass(frozen=True)

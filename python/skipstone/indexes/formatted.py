@@ -11,11 +11,9 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
 
 from skipstone.errors import SkipstoneError
 from skipstone.indexes.defined import RuleIndex
-from skipstone.indexes.rules import Role, Rule, substitute_columns
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
-    from pyspark.sql.types import DataType
 
 
 @dataclass(frozen=True)
@@ -31,7 +29,8 @@ class Formatted(RuleIndex):
     ``type`` is the result type of ``fn``. Left out, it is found at build: the type of the SQL
     over the column, or the return type of the UDF registered as ``name`` (``string`` if none
     is registered). Given, it must be that type, since values of another type would be
-    compared differently than queries compare them.
+    compared differently than queries compare them. The build checks it, and writes the
+    index's roles and rules.
 
     >>> from skipstone import Formatted
     >>> Formatted("user_agent", lambda ua: ua.split("/")[0], "agent_name").describe()
@@ -59,64 +58,26 @@ class Formatted(RuleIndex):
         """The function applied to the column as queries write it, with ``{col}``."""
         return self.fn if isinstance(self.fn, str) else f"{self.name}({{col}})"
 
-    @property
-    def result_type(self) -> str:
-        return self.type or "string"
+    def params(self) -> dict[str, str]:
+        # The JVM writes the roles and rules (io.skipstone.indexing.FormattedKind) and settles the type.
+        return self.settings()
 
-    def role_definitions(self) -> tuple[Role, ...]:
-        return (Role("values", f"array<{self.result_type}>", f"array_sort(collect_set({self.expression}))"),)
+    def needs_python(self) -> bool:
+        return callable(self.fn)
 
-    def rule_definitions(self) -> tuple[Rule, ...]:
-        e = self.expression
-        return (
-            Rule(f"{e} = {{v}}", "array_contains({values}, {v})", "exists({values}, x -> x <> {v})"),
-            Rule(f"{e} IN ({{vs}})", "arrays_overlap({values}, {vs})",
-                 "exists({values}, x -> NOT array_contains({vs}, x))"),
-        )
-
-    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
-        if isinstance(self.fn, str):
-            return super().aggregates(columns)
+    def python_roles(self, columns: Mapping[str, Column], params: Mapping[str, str]) -> dict[str, Column]:
+        if not callable(self.fn):
+            return {}
         from pyspark.sql import functions as F
 
         # The build calls fn itself, so it need not be registered in the building session.
-        values = F.udf(self.fn, self.result_type)(columns[self.column])
-        return {"values": F.array_sort(F.collect_set(values)).cast(f"array<{self.result_type}>")}
-
-    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
-        """Also settles ``type``: a UDF returning int whose values were kept as strings would
-        never match a query's int constant, so nothing would be skipped."""
-        from pyspark.sql.types import DataType
-
-        super().check_types(types, dataset)
-        found = self._computed_type(types[self.column])
-        if self.type is None:
-            # the one place the definition learns the data's types; frozen otherwise
-            object.__setattr__(self, "type", found.simpleString() if found is not None else "string")
-        elif found is not None and DataType.fromDDL(self.type) != found:
-            raise SkipstoneError(f"{self.describe()} on dataset {dataset}: type='{self.type}' but "
-                                 f"{self.expression.replace('{col}', self.column)} returns "
-                                 f"{found.simpleString()}; pass type='{found.simpleString()}' or leave it out")
-
-    def _computed_type(self, column_type: DataType) -> DataType | None:
-        """The type queries see for ``fn(column)``; None for a Python fn not registered here."""
-        from pyspark.errors import AnalysisException
-        from pyspark.sql import SparkSession
-        from pyspark.sql import functions as F
-        from pyspark.sql.types import StructField, StructType
-
-        spark = SparkSession.getActiveSession()
-        if spark is None or (callable(self.fn) and not spark.catalog.functionExists(str(self.name))):
-            return None
-        # analysis only, over no rows: no Spark job
-        empty = spark.createDataFrame([], StructType([StructField("c", column_type)]))
-        try:
-            return empty.select(F.expr(substitute_columns(self.expression, ("c",)))).schema[0].dataType
-        except AnalysisException as e:
-            raise SkipstoneError(f"{self.describe()}: '{self.expression}' does not resolve on the column: {e}") from e
+        result_type = params.get("type") or "string"
+        values = F.udf(self.fn, result_type)(columns[self.column])
+        return {"values": F.array_sort(F.collect_set(values)).cast(f"array<{result_type}>")}
 
     def settings(self) -> dict[str, str]:
-        return {"expression": self.expression, "name": self.name or "", "type": self.result_type}
+        given = {} if self.type is None else {"type": self.type}
+        return {"expression": self.expression, "name": self.name or "", **given}
 
     def describe(self) -> str:
         return f"Formatted({self.column}, {self.name or self.fn})"

@@ -6,15 +6,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 from skipstone.errors import SkipstoneError
 from skipstone.indexes.defined import RuleIndex
-from skipstone.indexes.geo_mappings import DISTANCE_SLACK
 from skipstone.indexes.point_cover import cover
-from skipstone.indexes.rules import Role, Rule
+from skipstone.indexes.rules import Role
 
 if TYPE_CHECKING:
     import pandas as pd
 
 BOX_TYPE = "array<struct<lat_min:double,lat_max:double,lon_min:double,lon_max:double>>"
-BBOX = "skipstone_wkt_bbox({wkt})"
 
 
 @dataclass(frozen=True)
@@ -49,38 +47,18 @@ class GeoBox(RuleIndex):
     def columns(self) -> tuple[str, ...]:
         return (self.lat, self.lon)
 
-    def role_definitions(self) -> tuple[Role, ...]:
+    def params(self) -> dict[str, str]:
+        # The JVM writes the roles and rules (io.skipstone.indexing.GeoBoxKind).
+        return self.settings()
+
+    def per_file(self) -> dict[str, Role]:
         k = self.boxes
 
         def boxes(rows: pd.DataFrame) -> list[dict[str, Any]]:
             return cover(rows.iloc[:, 0].to_numpy(dtype="float64"), rows.iloc[:, 1].to_numpy(dtype="float64"), k)
 
-        both = "({col0} IS NULL AND {col1} IS NULL)"
-        present = "({col0} IS NOT NULL AND {col1} IS NOT NULL AND NOT isnan({col0}) AND NOT isnan({col1}))"
-        return (
-            Role("boxes", BOX_TYPE, per_file=boxes),
-            # rows the boxes leave out though a predicate could hold: one coordinate only, or NaN
-            Role("odd", "long", f"count_if(NOT {both} AND NOT {present})"),
-        )
-
-    def rule_definitions(self) -> tuple[Rule, ...]:
-        return (*self._contains_rules(), *self._distance_rules(),
-                *self._range_rules("{col0}", "lat"), *self._range_rules("{col1}", "lon"))
-
-    def _contains_rules(self) -> tuple[Rule, ...]:
-        meets = (f"b.lat_min <= {BBOX}.ymax AND b.lat_max >= {BBOX}.ymin AND "
-                 f"b.lon_min <= {BBOX}.xmax AND b.lon_max >= {BBOX}.xmin")
-        return (Rule(f"{self.contains}({{wkt}}, {{col0}}, {{col1}})", _any_box(meets)),)
-
-    def _distance_rules(self) -> tuple[Rule, ...]:
-        near = (f"sqrt(pow(greatest(b.lat_min - {{lat0}}, {{lat0}} - b.lat_max, 0D), 2) + "
-                f"pow(greatest(b.lon_min - {{lon0}}, {{lon0}} - b.lon_max, 0D), 2)) <= {{d}} + {DISTANCE_SLACK}")
-        calls = (f"{self.distance}({{col0}}, {{col1}}, {{lat0}}, {{lon0}})",
-                 f"{self.distance}({{lat0}}, {{lon0}}, {{col0}}, {{col1}})")
-        return tuple(Rule(f"{call} {op} {{d}}", _any_box(near)) for call in calls for op in ("<", "<="))
-
-    def _range_rules(self, column: str, axis: str) -> tuple[Rule, ...]:
-        return Rule.range(column, f"b.{axis}_min", f"b.{axis}_max", wrap=_any_box)
+        # Rows with one coordinate only, or NaN, are counted by the JVM in SQL (role "odd").
+        return {"boxes": Role("boxes", BOX_TYPE, per_file=boxes)}
 
     def settings(self) -> dict[str, str]:
         return {"boxes": str(self.boxes), "contains": self.contains, "distance": self.distance}
@@ -93,6 +71,3 @@ class GeoBox(RuleIndex):
         return cls(columns[0], columns[1], int(params.get("boxes", "4")),
                    params.get("contains", "st_contains"), params.get("distance", "st_distance"))
 
-
-def _any_box(condition: str) -> str:
-    return f"{{odd}} > 0 OR exists({{boxes}}, b -> {condition})"

@@ -2,17 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Mapping
+from typing import ClassVar, Mapping
 
 from skipstone.indexes.base import IndexType
-from skipstone.indexes.column_types import HASHABLE, positive, probability, require
-
-if TYPE_CHECKING:
-    from pyspark.sql import Column
-    from pyspark.sql.types import DataType
-
-BLOOM_OF_VALUES_FUNCTION = "skipstone_bloom_filter_of"
-"""SQL function registered by Skipstone's extension: a bloom filter sized for an array's values."""
+from skipstone.indexes.setting_checks import positive, probability
 
 
 @dataclass(frozen=True)
@@ -47,22 +40,6 @@ class Hybrid(IndexType):
 
     def describe(self) -> str:
         return f"Hybrid({self.column}, threshold={self.threshold}, fpp={self.fpp})"
-
-    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
-        require("Hybrid", self.column, types[self.column], HASHABLE,
-                "a number, string, binary, boolean, date or timestamp", dataset)
-
-    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
-        from pyspark.sql import functions as F
-
-        c = columns[self.column]
-        distinct = F.collect_set(c)
-        listed = F.size(distinct) <= self.threshold
-        return {
-            "values": F.when(listed, F.array_sort(distinct)),
-            "bloom": F.when(~listed, F.call_function(BLOOM_OF_VALUES_FUNCTION, distinct, F.lit(self.fpp))),
-            "nulls": F.count_if(c.isNull()).cast("long"),
-        }
 
     @classmethod
     def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> Hybrid:

@@ -13,7 +13,6 @@ from typing import Any, ClassVar, Mapping
 
 from skipstone.errors import SkipstoneError
 from skipstone.indexes.defined import RuleIndex
-from skipstone.indexes.rules import Role, Rule
 
 
 @dataclass(frozen=True)
@@ -43,9 +42,6 @@ class Metric:
         return Metric(udf, "sqrt(aggregate(zip_with({a}, {b}, (p, q) -> (p - q) * (p - q)), 0D, (s, t) -> s + t))",
                       tolerance=1e-9)
 
-    def of(self, a: str, b: str) -> str:
-        return f"CAST({self.sql.replace('{a}', a).replace('{b}', b)} AS DOUBLE)"
-
 
 @dataclass(frozen=True)
 class MetricDist(RuleIndex):
@@ -74,34 +70,9 @@ class MetricDist(RuleIndex):
     def origin_sql(self) -> str:
         return sql_literal(self.origin)
 
-    def role_definitions(self) -> tuple[Role, ...]:
-        d = self.metric.of("{col}", self.origin_sql)
-        return (
-            Role("lo", "double", f"min(nanvl({d}, CAST(NULL AS DOUBLE)))"),
-            Role("hi", "double", f"max(nanvl({d}, CAST(NULL AS DOUBLE)))"),
-            Role("nans", "long", f"count_if(isnan({d}))"),
-        )
-
-    def rule_definitions(self) -> tuple[Rule, ...]:
-        dq = self.metric.of("{q}", self.origin_sql)
-        # Floating-point errors of the UDF, of the SQL and of the bounds' own arithmetic are
-        # relative: a few ulps of the largest quantity involved, so the slack scales with them.
-        slack = (f"{self.metric.tolerance!r} * (abs({{lo}}) + abs({{hi}}) + abs({dq}) + abs({{r}}))"
-                 if self.metric.tolerance else "0")
-        low = f"greatest({{lo}} - {dq}, {dq} - {{hi}})"     # no value is nearer q than this
-        high = f"({{hi}} + {dq} + {slack})"                # nor farther than this
-        near = f"{low} - {slack}"
-        # NaN distances (Spark: larger than any number) are never < r and always > r.
-        rules = []
-        for call in (f"{self.metric.udf}({{col}}, {{q}})", f"{self.metric.udf}({{q}}, {{col}})"):
-            rules += [
-                Rule(f"{call} < {{r}}", f"coalesce({near} < {{r}}, false)", f"coalesce({high} >= {{r}}, false) OR {{nans}} > 0"),
-                Rule(f"{call} <= {{r}}", f"coalesce({near} <= {{r}}, false)", f"coalesce({high} > {{r}}, false) OR {{nans}} > 0"),
-                Rule(f"{call} > {{r}}", f"coalesce({high} > {{r}}, false) OR {{nans}} > 0", f"coalesce({near} <= {{r}}, false)"),
-                Rule(f"{call} >= {{r}}", f"coalesce({high} >= {{r}}, false) OR {{nans}} > 0", f"coalesce({near} < {{r}}, false)"),
-                Rule(f"{call} = {{r}}", f"coalesce({near} <= {{r}} AND {high} >= {{r}}, false)"),
-            ]
-        return tuple(rules)
+    def params(self) -> dict[str, str]:
+        # The JVM writes the roles and rules (io.skipstone.indexing.MetricDistKind).
+        return self.settings()
 
     def settings(self) -> dict[str, str]:
         return {"metric.udf": self.metric.udf, "metric.sql": self.metric.sql,

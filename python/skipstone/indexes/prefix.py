@@ -2,12 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from skipstone.indexes.affix import AffixIndex
-
-if TYPE_CHECKING:
-    from pyspark.sql import Column
 
 
 @dataclass(frozen=True)
@@ -26,7 +23,3 @@ class Prefix(AffixIndex):
 
     kind: ClassVar[str] = "prefix"
 
-    def cut(self, value: Column) -> Column:
-        from pyspark.sql import functions as F
-
-        return F.substring(value, 1, self.length)

@@ -95,24 +95,6 @@ class Role:
             raise SkipstoneError(f"role '{self.name}' needs exactly one of sql= or per_file=")
 
 
-def substitute_columns(sql: str, columns: tuple[str, ...]) -> str:
-    """``{col}``, ``{col0}``, ``{col1}``, ... replaced by the quoted column names.
-
-    Names are parsed as Spark SQL names (backticks quote a part), then every part is quoted.
-    """
-    from skipstone.columns import split_name
-
-    quoted = [".".join("`" + part.replace("`", "``") + "`" for part in split_name(c)) for c in columns]
-
-    def one(m: re.Match[str]) -> str:
-        n = 0 if m.group(1) == "" else int(m.group(1))
-        if n >= len(quoted):
-            raise SkipstoneError(f"'{sql}' refers to {{col{n}}} but the index has {len(quoted)} column(s)")
-        return quoted[n]
-
-    return re.sub(r"\{col(\d*)\}", one, sql)
-
-
 def rules_to_params(rules: tuple[Rule, ...]) -> dict[str, str]:
     params: dict[str, str] = {}
     for n, r in enumerate(rules):

@@ -2,14 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Mapping
+from typing import ClassVar, Mapping
 
 from skipstone.indexes.base import IndexType
-from skipstone.indexes.column_types import HASHABLE, positive, require
-
-if TYPE_CHECKING:
-    from pyspark.sql import Column
-    from pyspark.sql.types import DataType
+from skipstone.indexes.setting_checks import positive
 
 
 @dataclass(frozen=True)
@@ -43,20 +39,6 @@ class ValueList(IndexType):
 
     def describe(self) -> str:
         return f"ValueList({self.column}, max_size={self.max_size})"
-
-    def check_types(self, types: Mapping[str, DataType], dataset: str) -> None:
-        require("ValueList", self.column, types[self.column], HASHABLE,
-                "a number, string, binary, boolean, date or timestamp", dataset)
-
-    def aggregates(self, columns: Mapping[str, Column]) -> dict[str, Column]:
-        from pyspark.sql import functions as F
-
-        c = columns[self.column]
-        distinct = F.collect_set(c)
-        return {
-            "values": F.when(F.size(distinct) <= self.max_size, F.array_sort(distinct)),
-            "nulls": F.count_if(c.isNull()).cast("long"),
-        }
 
     @classmethod
     def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> ValueList:

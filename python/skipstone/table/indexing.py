@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from skipstone.dataset import Skipstone
-from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType
 
 if TYPE_CHECKING:
@@ -33,25 +32,7 @@ class FileSetIndex(Skipstone):
         others are kept, the new files' are collected. A table knows which files a commit adds,
         so unlike ``refresh()`` this never compares the current metadata with a listing (two
         joins and their jobs, the larger part of an optimize on small tables)."""
-        from pyspark.sql import functions as F
-
-        current = self._current()
-        if current is None:
-            raise SkipstoneError(f"table {self.root} has no skipping metadata to update; call build() first")
-        _, table_dir, definition = current
-        indexes = tuple(IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {}))
-                        for ix in definition["indexes"])
-        data = self._read()
-        columns = self._check(indexes, data)
-        new_paths = sorted({p for p, _, _ in added})
-        kept = [p for p in self._paths if p not in set(new_paths)]
-        old = self._spark.read.parquet(table_dir)
-        metadata = old.where(F.col("path").isin(kept))
-        if new_paths:
-            subset = self._read(new_paths)
-            fresh = self._collect(indexes, columns, subset, self._source_files(subset), True)
-            metadata = metadata.unionByName(fresh.select(*old.columns))
-        self._publish(indexes, columns, data, metadata)
+        self._replace_files(sorted({p for p, _, _ in added}))
 
     def published(self) -> tuple[int, dict[str, int]]:
         """The current metadata version and, from it, each file's row count."""

@@ -1,11 +1,14 @@
 package io.skipstone.metadata
 
+import scala.collection.immutable.ListMap
+
 import org.json4s._
 import org.json4s.jackson.JsonMethods
 
 import org.apache.spark.sql.types.DataType
 
 import io.skipstone.clauses.ColumnPath
+import io.skipstone.indexing.BuildSource
 
 /**
  * One index over one column (or several, for multi-column kinds), as stored with the metadata.
@@ -29,11 +32,36 @@ case class IndexSpec(
 
   /** As the user wrote it, e.g. `MinMax(temp)`. */
   def describe: String = displayName.getOrElse(s"$kind(${columns.mkString(", ")})")
+
+  /** This index's entry of index.json (see docs/index-format.md); maps keep their order. */
+  def toJson: JValue = JObject(
+    "kind" -> JString(kind),
+    "name" -> JString(describe),
+    "columns" -> JArray(columns.map(JString(_)).toList),
+    "params" -> JObject(params.toList.map { case (k, v) => k -> JString(v) }),
+    "columnPaths" -> JArray(paths.map(p => JArray(p.parts.map(JString(_)).toList)).toList),
+    "columnTypes" -> JArray(columnTypes.map(t => JsonMethods.parse(t.json)).toList),
+    "metadataColumns" -> JObject(metadataColumns.toList.map { case (k, v) => k -> JString(v) }))
 }
 
-/** Everything a session needs to use a dataset's metadata, stored as `index.json` per version. */
+/**
+ * Everything a session needs to use a dataset's metadata, stored as `index.json` per version.
+ * This file is the only writer ([[toJson]]) and reader ([[DatasetIndex.fromJson]]) of that
+ * format; docs/index-format.md is its spec.
+ *
+ * @param read how the build read the files, so that a refresh reads new ones the same way
+ *             (absent in metadata written before it was recorded)
+ */
 case class DatasetIndex(formatVersion: Int, datasetRoot: String, format: String, indexes: Seq[IndexSpec],
-                        reader: ReaderSpec)
+                        reader: ReaderSpec, read: Option[BuildSource] = None) {
+  def toJson: String = JsonMethods.compact(JsonMethods.render(JObject(
+    "formatVersion" -> JInt(formatVersion),
+    "datasetRoot" -> JString(datasetRoot),
+    "format" -> JString(format),
+    "reader" -> reader.toJson,
+    "read" -> read.map(_.toJson).getOrElse(JNull),
+    "indexes" -> JArray(indexes.map(_.toJson).toList))))
+}
 
 object DatasetIndex {
   val CurrentFormatVersion = 1
@@ -49,13 +77,21 @@ object DatasetIndex {
         kind = (ix \ "kind").extract[String],
         columns = (ix \ "columns").extract[Seq[String]],
         columnTypes = (ix \ "columnTypes").children.map(t => DataType.fromJson(JsonMethods.compact(t))),
-        metadataColumns = (ix \ "metadataColumns").extract[Map[String, String]],
-        params = (ix \ "params").extractOpt[Map[String, String]].getOrElse(Map.empty),
+        metadataColumns = ordered(ix \ "metadataColumns"),
+        params = ordered(ix \ "params"),
         displayName = (ix \ "name").extractOpt[String],
         storedPaths = (ix \ "columnPaths").extractOpt[Seq[Seq[String]]].map(_.map(ColumnPath(_))))
     }
     val format = (json \ "format").extract[String]
     val reader = (json \ "reader").toOption.filter(_ != JNull).map(ReaderSpec.fromJson).getOrElse(ReaderSpec.legacy(format))
-    DatasetIndex(version, (json \ "datasetRoot").extract[String], format, indexes, reader)
+    val root = (json \ "datasetRoot").extract[String]
+    val read = (json \ "read").toOption.filter(_ != JNull).map(BuildSource.fromJson(root, _))
+    DatasetIndex(version, root, format, indexes, reader, read)
+  }
+
+  /** A JSON object of strings as a map that keeps the written order (roles are listed in it). */
+  private def ordered(json: JValue): Map[String, String] = json match {
+    case JObject(fields) => ListMap.from(fields.collect { case (k, JString(v)) => k -> v })
+    case _ => ListMap.empty
   }
 }

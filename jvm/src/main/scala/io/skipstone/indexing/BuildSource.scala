@@ -1,0 +1,71 @@
+package io.skipstone.indexing
+
+import java.util.Locale
+
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.types.{DataType, StructType}
+import org.json4s._
+import org.json4s.JsonDSL._
+import org.json4s.jackson.JsonMethods
+
+/**
+ * Where a dataset is and how its files are read: what a build records so that a refresh, from
+ * any session, reads new files exactly as the build read the others.
+ *
+ * @param root    the dataset's directory (qualified URI), the key of its metadata
+ * @param format  the reader format (`parquet`, `csv`, ...)
+ * @param options reader options, without those that say where files are
+ * @param table   the catalog table read, if any
+ * @param schema  the schema the files were read with (a user schema, or the inferred one)
+ */
+case class BuildSource(root: String, format: String, options: Map[String, String], table: Option[String],
+                       schema: Option[StructType]) {
+  /** The dataset's name in messages. */
+  def name: String = table.getOrElse(root)
+
+  /** The whole dataset, or just `files` of it (with Hive-style partition columns kept). */
+  def read(session: SparkSession, files: Option[Seq[String]] = None): DataFrame = (table, files) match {
+    case (Some(t), None) => session.table(t)
+    case (_, None) => reader(session, schema).load(root)
+    case (_, Some(paths)) =>
+      // basePath keeps Hive-style partition columns when reading a subset of the files.
+      reader(session, Some(read(session).schema)).option("basePath", root).load(paths: _*)
+  }
+
+  private def reader(session: SparkSession, withSchema: Option[StructType]) = {
+    val r = session.read.format(format).options(options)
+    withSchema.fold(r)(r.schema)
+  }
+
+  def toJson: JValue =
+    ("format" -> format) ~ ("options" -> options) ~ ("table" -> table) ~
+      ("schema" -> schema.map(s => JsonMethods.parse(s.json)))
+}
+
+object BuildSource {
+  /** Reader options that say where files are, not how to read them; re-reads pass paths themselves. */
+  private val LocationOptions = Set("path", "paths", "basepath")
+
+  def apply(root: String, format: String, options: Map[String, String], table: Option[String],
+            schema: Option[StructType]): BuildSource =
+    new BuildSource(root, format, options.filter { case (k, _) => !LocationOptions(k.toLowerCase(Locale.ROOT)) },
+      table, schema)
+
+  /** What a DataFrame reads (one directory or catalog table of files), as its relation says. */
+  def of(session: SparkSession, df: DataFrame, table: Option[String] = None): BuildSource = {
+    val source = SourceRelation.of(df)
+    val root = source.root.getOrElse(throw new IndexBuildError(
+      "the DataFrame reads several paths; Skipstone indexes one directory (or table) per dataset: read its root directory"))
+    BuildSource(root, source.reader(session).format, source.relation.options,
+      table.orElse(source.table.map(_.identifier.unquotedString)), Some(df.schema))
+  }
+
+  /** The `read` record of index.json for the dataset at `root`. */
+  def fromJson(root: String, json: JValue): BuildSource = {
+    implicit val formats: Formats = DefaultFormats
+    BuildSource(root, (json \ "format").extract[String],
+      (json \ "options").extractOpt[Map[String, String]].getOrElse(Map.empty),
+      (json \ "table").extractOpt[String],
+      (json \ "schema").toOption.filter(_ != JNull).map(s => DataType.fromJson(JsonMethods.compact(s)).asInstanceOf[StructType]))
+  }
+}

@@ -1,0 +1,207 @@
+package io.skipstone.indexing
+
+import scala.collection.immutable.ListMap
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.fs.Path
+import org.json4s.{JArray, JObject, JString}
+import org.json4s.jackson.JsonMethods
+
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.functions.col
+
+import io.skipstone.metadata.{DatasetIndex, IndexSpec, MetadataCache, MetadataStore}
+
+/**
+ * The one way indexes are built: from index requests (as index.json stores them) to a new,
+ * published metadata version. SQL commands, Scala and the Python API all call these; Python
+ * only adds the roles that need a Python function, as a DataFrame of per-file values.
+ *
+ * {{{
+ *   val data = spark.read.parquet("/data/weather")
+ *   IndexBuild.build(spark, BuildSource.of(spark, data), data,
+ *     IndexRequest.parseAll("""[{"kind": "minmax", "columns": ["temp"]}]"""))
+ *   IndexBuild.refresh(spark, "file:/data/weather")
+ * }}}
+ */
+object IndexBuild {
+  /**
+   * Index every file `data` reads for `requests` (one Spark job, or Parquet footers alone for
+   * MinMax when `useFooters`) and publish a new version, replacing earlier indexes.
+   *
+   * @param extraRoles `path` and the metadata columns of roles computed by Python functions
+   * @return the version published
+   */
+  def build(session: SparkSession, source: BuildSource, data: DataFrame, requests: Seq[IndexRequest],
+            extraRoles: Option[DataFrame] = None, useFooters: Boolean = true): Long = {
+    if (requests.isEmpty) throw new IndexBuildError(
+      s"building indexes of ${source.name} needs at least one index, e.g. MinMax(col)")
+    val indexes = prepare(session, source, data, requests)
+    val files = SourceRelation.of(data).files(session)
+    publish(session, source, data, indexes,
+      MetadataCollector.collect(session, source, data, files, indexes, extraRoles, useFooters))
+  }
+
+  /** [[build]] with strings only, for Python: `optionsJson` a JSON object, `table` and `extraRoles` may be null. */
+  def build(session: SparkSession, data: DataFrame, root: String, format: String, optionsJson: String, table: String,
+            requestsJson: String, extraRoles: DataFrame, useFooters: Boolean): Long =
+    build(session, BuildSource(root, format, stringMap(optionsJson), Option(table), Some(data.schema)), data,
+      IndexRequest.parseAll(requestsJson), Option(extraRoles), useFooters)
+
+  /**
+   * Index new and changed files, forget deleted ones; unchanged files are not read. Files are
+   * read as the build read them (format, options, schema, table), from any session.
+   */
+  def refresh(session: SparkSession, datasetRoot: String): Long = {
+    val root = MetadataStore.qualify(session, datasetRoot)
+    val (_, definition) = current(session, root)
+    val source = definition.read.getOrElse(BuildSource(root, definition.format, Map.empty, None, None))
+    val data = source.read(session)
+    val stale = staleFiles(session, root, data)
+    refresh(session, source, data, Option.when(stale.nonEmpty)(source.read(session, Some(stale))), None)
+  }
+
+  /**
+   * The refresh of [[refresh(session, datasetRoot)]] with the reads done by the caller:
+   * `data` is the whole dataset now, `subset` the files of [[staleFiles]] read the same way
+   * (None if there are none), `extraRoles` the Python-computed roles of those files.
+   */
+  def refresh(session: SparkSession, source: BuildSource, data: DataFrame, subset: Option[DataFrame],
+              extraRoles: Option[DataFrame]): Long = {
+    val (tableDir, definition) = current(session, source.root)
+    val old = session.read.parquet(tableDir.toString)
+    val listed = SourceRelation.of(data).files(session)
+    update(session, source, data, definition, old.join(listed, unchanged(old, listed), "left_semi"), subset, extraRoles)
+  }
+
+  /** [[refresh]] with strings for Python; `subset` and `extraRoles` may be null. */
+  def refresh(session: SparkSession, data: DataFrame, root: String, format: String, optionsJson: String, table: String,
+              subset: DataFrame, extraRoles: DataFrame): Long =
+    refresh(session, BuildSource(root, format, stringMap(optionsJson), Option(table), Some(data.schema)), data,
+      Option(subset), Option(extraRoles))
+
+  /** Files `data` lists now that the current metadata has no row for, or an outdated one. */
+  def staleFiles(session: SparkSession, datasetRoot: String, data: DataFrame): Seq[String] = {
+    val (tableDir, _) = current(session, datasetRoot)
+    val old = session.read.parquet(tableDir.toString)
+    val listed = SourceRelation.of(data).files(session)
+    listed.join(old, unchanged(old, listed), "left_anti").select(col("path")).collect().map(_.getString(0)).toSeq
+  }
+
+  def staleFileList(session: SparkSession, datasetRoot: String, data: DataFrame): java.util.List[String] =
+    staleFiles(session, datasetRoot, data).asJava
+
+  /**
+   * Metadata for a set of files some of which are new (a managed table's commit): `subset`
+   * reads the new files, whose metadata is collected; the current rows of the other files of
+   * `data` are kept. Nothing compares the metadata with a listing.
+   */
+  def replaceFiles(session: SparkSession, source: BuildSource, data: DataFrame, subset: Option[DataFrame],
+                   extraRoles: Option[DataFrame]): Long = {
+    val (tableDir, definition) = current(session, source.root)
+    val old = session.read.parquet(tableDir.toString)
+    val live = SourceRelation.of(data).files(session).select("path")
+    val kept = old.join(live, Seq("path"), "left_semi")
+    // A file both kept and collected would be listed twice: the collected row wins.
+    val keptOnly = subset.fold(kept)(s => kept.join(SourceRelation.of(s).files(session).select("path"), Seq("path"), "left_anti"))
+    update(session, source, data, definition, keptOnly, subset, extraRoles)
+  }
+
+  def replaceFiles(session: SparkSession, data: DataFrame, root: String, format: String, optionsJson: String,
+                   table: String, subset: DataFrame, extraRoles: DataFrame): Long =
+    replaceFiles(session, BuildSource(root, format, stringMap(optionsJson), Option(table), Some(data.schema)), data,
+      Option(subset), Option(extraRoles))
+
+  /**
+   * The requests as a build would store them, checked against `data` (columns resolved, types,
+   * settings and rules checked, missing settings filled in), as JSON: per index its `kind`,
+   * `name`, `columns`, `columnPaths`, `params`, `metadataColumns` (role to column) and
+   * `pythonRoles` (the roles a Python function must compute). Raises what the build would raise.
+   */
+  def plan(session: SparkSession, data: DataFrame, root: String, table: String, requestsJson: String): String = {
+    val source = BuildSource(root, "", Map.empty, Option(table), None)
+    val indexes = prepare(session, source, data, IndexRequest.parseAll(requestsJson))
+    JsonMethods.compact(JsonMethods.render(JArray(indexes.zipWithIndex.map { case (ix, position) =>
+      JObject(
+        "kind" -> JString(ix.request.kind), "name" -> JString(ix.description),
+        "columns" -> JArray(ix.request.columns.map(JString(_)).toList),
+        "columnPaths" -> JArray(ix.columns.map(c => JArray(c.path.parts.map(JString(_)).toList)).toList),
+        "params" -> JObject(ix.request.params.toList.map { case (k, v) => k -> JString(v) }),
+        "metadataColumns" -> JObject(ix.roles.toList.map { case (role, _) => role -> JString(ix.metadataColumn(position, role)) }),
+        "pythonRoles" -> JArray(ix.roles.collect { case (role, PythonRole(_)) => JString(role) }.toList))
+    }.toList)))
+  }
+
+  // -- internals --------------------------------------------------------------------------
+
+  private def update(session: SparkSession, source: BuildSource, data: DataFrame, definition: DatasetIndex,
+                     kept: DataFrame, subset: Option[DataFrame], extraRoles: Option[DataFrame]): Long = {
+    val requests = definition.indexes.map(ix => IndexRequest(ix.kind, ix.columns, ix.params, Some(ix.describe)))
+    val indexes = prepare(session, source, data, requests)
+    val metadata = subset.map { s =>
+      val fresh = MetadataCollector.collect(session, source, s, SourceRelation.of(s).files(session), indexes,
+        extraRoles, useFooters = true)
+      kept.unionByName(fresh.select(kept.columns.toSeq.map(col): _*))
+    }.getOrElse(kept)
+    publish(session, source, data, indexes, metadata)
+  }
+
+  /** Same path, size, modification time and fingerprint: the metadata row still describes the file. */
+  private def unchanged(old: DataFrame, listed: DataFrame) =
+    if (!old.columns.contains("fingerprint")) org.apache.spark.sql.functions.lit(false)
+    else old("path") === listed("path") && old("size") === listed("size") && old("mtime") === listed("mtime") &&
+      old("fingerprint").eqNullSafe(listed("fingerprint"))
+
+  private def current(session: SparkSession, datasetRoot: String): (Path, DatasetIndex) = {
+    val dir = MetadataStore.metadataDir(session, datasetRoot)
+    val version = MetadataStore.latestVersion(session, dir).getOrElse(throw new IndexBuildError(
+      s"dataset $datasetRoot has no Skipstone index to refresh; build one first"))
+    val versionDir = MetadataStore.versionDir(dir, version)
+    (MetadataStore.tableDir(versionDir), MetadataStore.readDefinition(session, versionDir))
+  }
+
+  /** Requests checked against `data`'s schema: columns resolved, types and settings checked. */
+  private def prepare(session: SparkSession, source: BuildSource, data: DataFrame,
+                      requests: Seq[IndexRequest]): Seq[PreparedIndex] = {
+    val schema = data.schema
+    if (schema.fieldNames.contains("_metadata")) throw new IndexBuildError(
+      s"dataset ${source.name} has a column named _metadata, which hides Spark's file metadata Skipstone needs; rename it")
+    val caseSensitive = session.sessionState.conf.caseSensitiveAnalysis
+    val resolved = requests.map(r => r.columns.map(ColumnResolver.resolve(_, schema, caseSensitive, source.name)))
+    val prepared = requests.zip(resolved).map { case (request, columns) =>
+      val kind = IndexKinds.of(request)
+      val stored = kind.prepare(session, request, columns, source.name)
+      val named = stored.copy(name = Some(IndexKinds.describe(stored)))
+      PreparedIndex(named, named.name.get, columns, kind.roles(session, named, columns))
+    }
+    prepared.groupBy(p => (p.request.kind, p.request.columns, p.request.params.toSet)).values
+      .find(_.size > 1).foreach(twice => throw new IndexBuildError(
+        s"${twice.head.description} is requested twice for ${source.name}"))
+    prepared
+  }
+
+  private def publish(session: SparkSession, source: BuildSource, data: DataFrame, indexes: Seq[PreparedIndex],
+                      metadata: DataFrame): Long = {
+    val reader = SourceRelation.of(data).reader(session)
+    val definition = DatasetIndex(DatasetIndex.CurrentFormatVersion, source.root, reader.format,
+      indexes.zipWithIndex.map { case (ix, position) =>
+        IndexSpec(ix.request.kind, ix.request.columns, ix.columns.map(_.dataType),
+          ListMap.from(ix.roles.map { case (role, _) => role -> ix.metadataColumn(position, role) }),
+          ix.request.params, Some(ix.description), Some(ix.columns.map(_.path)))
+      }, reader, Some(source.copy(schema = Some(data.schema))))
+    val staging = MetadataStore.newStagingDir(session, source.root)
+    val fs = staging.getFileSystem(session.sessionState.newHadoopConf())
+    try {
+      // repartition, not coalesce: coalesce(1) would pull the collection itself into one task
+      metadata.repartition(1).write.parquet(MetadataStore.tableDir(staging).toString)
+      val version = MetadataStore.publish(session, source.root, staging, definition.toJson)
+      MetadataCache.invalidate(session, source.root)
+      version
+    } finally if (fs.exists(staging)) fs.delete(staging, true)
+  }
+
+  private def stringMap(json: String): Map[String, String] = {
+    implicit val formats: org.json4s.Formats = org.json4s.DefaultFormats
+    Option(json).map(JsonMethods.parse(_).extract[Map[String, String]]).getOrElse(Map.empty)
+  }
+}

@@ -1,0 +1,74 @@
+package io.skipstone.indexing
+
+import org.apache.hadoop.fs.Path
+
+import org.apache.spark.sql.{Column, DataFrame, SparkSession}
+import org.apache.spark.sql.execution.datasources.InMemoryFileIndex
+import org.apache.spark.sql.functions._
+
+/**
+ * Per-file metadata for every index of a build in one Spark job over the data (or none at all:
+ * MinMax from Parquet footers), joined with the roles the caller computed in Python.
+ */
+object MetadataCollector {
+  val PathColumn = "path"
+  val NumRows = "num_rows"
+
+  /** The JVM's canonical spelling of a file URI: `file:///a` and `file:/a` are one file. */
+  def canonicalPath(path: Column): Column = regexp_replace(path, "^([A-Za-z][A-Za-z0-9+.\\-]*):///", "$1:/")
+
+  /**
+   * One row per file of `files` (the listing `data` scans: path, size, mtime, fingerprint):
+   * those columns, `num_rows` and every index's roles, named `<kind>_<position>_<role>`.
+   * A listed file that yields no row has `num_rows` 0 and NULL roles: queries skip it.
+   *
+   * @param extraRoles per-file roles computed outside the JVM: `path` and metadata columns
+   */
+  def collect(session: SparkSession, source: BuildSource, data: DataFrame, files: DataFrame,
+              indexes: Seq[PreparedIndex], extraRoles: Option[DataFrame], useFooters: Boolean): DataFrame = {
+    val provided = extraRoles.map(_.columns.toSet - PathColumn).getOrElse(Set.empty)
+    val named = for ((ix, position) <- indexes.zipWithIndex; (role, how) <- ix.roles)
+      yield (ix, role, how, ix.metadataColumn(position, role))
+    named.collect { case (ix, role, PythonRole(function), column) if !provided(column) =>
+      throw new IndexBuildError(
+        s"${ix.description} computes role '$role' with the Python function $function, so it needs Python: " +
+          s"build it with Skipstone's Python API (which computes that role and hands it to this build), " +
+          s"not from SQL or Scala alone (missing metadata column $column)")
+    }
+    val order = files.columns.toSeq ++ (NumRows +: named.map(_._4))
+    fromFooters(session, source, files, indexes, useFooters && extraRoles.isEmpty).map(_.select(order.map(col): _*))
+      .getOrElse {
+        val aggregates = named.collect { case (_, _, SqlRole(aggregate), column) if !provided(column) => aggregate.alias(column) }
+        val summary = data.groupBy(canonicalPath(col("_metadata.file_path")).alias(PathColumn))
+          .agg(count(lit(1)).alias(NumRows), aggregates: _*)
+        val perFile = extraRoles.fold(summary) { extra =>
+          summary.join(extra.select((PathColumn +: provided.toSeq.sorted).map(col): _*), Seq(PathColumn), "left")
+        }
+        files.join(perFile, Seq(PathColumn), "left")
+          .withColumn(NumRows, coalesce(col(NumRows), lit(0L)))
+          .select(order.map(col): _*)
+      }
+  }
+
+  /**
+   * MinMax metadata from Parquet footers when every index is a MinMax over a column whose footer
+   * statistics are exact (not floating point, whose footers leave NaN out; not a partition column).
+   */
+  private def fromFooters(session: SparkSession, source: BuildSource, files: DataFrame, indexes: Seq[PreparedIndex],
+                          allowed: Boolean): Option[DataFrame] = {
+    val minMaxOnly = indexes.forall(_.request.kind == "minmax")
+    if (!allowed || source.format != "parquet" || indexes.isEmpty || !minMaxOnly) None
+    else {
+      lazy val partitionColumns = new InMemoryFileIndex(session, Seq(new Path(source.root)), Map.empty, None)
+        .partitionSchema.fieldNames.map(_.toLowerCase).toSet
+      val targets = indexes.zipWithIndex.map { case (ix, position) =>
+        val column = ix.columns.head
+        FooterMinMax.Target(column.path, column.dataType, ix.metadataColumn(position, "min"),
+          ix.metadataColumn(position, "max"), ix.metadataColumn(position, "nulls"))
+      }
+      val usable = targets.forall(t => FooterValues.supported(t.dataType) &&
+        !partitionColumns.contains(t.path.parts.head.toLowerCase))
+      Option.when(usable)(FooterMinMax.collect(session, files, targets))
+    }
+  }
+}
