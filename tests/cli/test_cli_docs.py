@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from cli_runner import cli  # noqa: F401  (the fixture)
+
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs", "cli.md")
 DOC_DIR = "/tmp/skipstone-cli"
 
