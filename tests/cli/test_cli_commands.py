@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from cli_runner import cli  # noqa: F401  (the fixture)
+
 from skipstone.sample_data import write_weather
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

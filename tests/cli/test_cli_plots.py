@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from cli_runner import cli  # noqa: F401  (the fixture)
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

@@ -19,8 +19,12 @@ def register(app: typer.Typer) -> None:
         sql: str = typer.Argument(..., help="A SQL query, e.g. \"SELECT count(*) FROM parquet.`/data/t` WHERE a < 5\"."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     ) -> None:
-        """Run a SQL query and show what Skipstone skipped: files and bytes per indexed dataset, which index
-        skipped them, and the predicate parts no index could use (the query's rows are counted, not printed)."""
+        """Run a SQL query and show what Skipstone skipped for it.
+
+        Per indexed dataset: files and bytes skipped, by which index, and what no index could use.
+
+        The query's rows are counted, not printed.
+        """
         import skipstone
 
         spark = ctx.obj.spark

@@ -24,7 +24,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("demo", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def demo(ctx: typer.Context) -> None:
-        """Index a sample dataset and time queries with and without Skipstone (`make demo`); --help for its options."""
+        """Index a sample dataset and time queries with and without Skipstone (`make demo`); takes --path DIR and --repeats N."""
         from skipstone import demo as demo_module
 
         raise typer.Exit(demo_module.main(list(ctx.args)))

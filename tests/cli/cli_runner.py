@@ -1,4 +1,7 @@
-"""Running the ``skipstone`` command line in-process, in the test module's SparkSession."""
+"""Running the ``skipstone`` command line in-process, in the test module's SparkSession.
+
+A module imports the ``cli`` fixture from here (not a conftest.py: the suite's modules import
+helpers from the top-level conftest by name, which a second conftest would shadow)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
