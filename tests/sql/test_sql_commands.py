@@ -163,3 +163,20 @@ def test_scala_reaches_the_same_stats_as_show_skipping_stats(spark, events):
 
     frame = DataFrame(stats_api.lastAsDataFrame(spark._jsparkSession), spark)
     assert frame.collect() == spark.sql("SHOW SKIPPING STATS").collect()
+
+
+def has_vacuum(spark) -> bool:
+    from py4j.java_gateway import JavaClass
+
+    return isinstance(spark._jvm.io.skipstone.table.Vacuum, JavaClass)
+
+
+def test_vacuum_dry_run_keeps_every_row_and_a_short_retention_is_refused(spark, table):
+    if not has_vacuum(spark):
+        pytest.skip("this build has no io.skipstone.table.Vacuum (branch health)")
+    rows_before = spark.read.parquet(table.root).count()
+    spark.sql(f"VACUUM parquet.`{table.root}` DRY RUN").collect()
+    assert spark.read.parquet(table.root).count() == rows_before
+    with pytest.raises(Exception, match="retention"):
+        spark.sql(f"VACUUM parquet.`{table.root}` RETAIN 0 HOURS")
+    assert spark.read.parquet(table.root).count() == rows_before

@@ -25,26 +25,27 @@ final case class VacuumCommand(target: Target, retainHours: Option[Double], dryR
 
 object VacuumCommand {
   val VacuumClass = "io.skipstone.table.Vacuum"
-  /** The table's default retention when RETAIN is left out (NaN: Vacuum's own default). */
-  val DefaultRetention: Double = Double.NaN
 
   /**
    * Vacuum is another part of Skipstone that may be missing from a build; reflection keeps this
    * statement compiling without it and says so clearly when used.
    */
   private def vacuum(session: SparkSession, root: String, retainHours: Option[Double], dryRun: Boolean): DataFrame = {
-    val vacuum = try Class.forName(VacuumClass) catch {
+    val vacuum = try Class.forName(VacuumClass + "$") catch { // the object's class
       case _: ClassNotFoundException =>
         throw new SkipstoneSqlException(s"VACUUM: this build of Skipstone has no $VacuumClass yet")
     }
     val module = vacuum.getField("MODULE$").get(null)
-    val method = vacuum.getMethods.find(m => m.getName == "run" && m.getParameterCount == 5).getOrElse(
-      throw new SkipstoneSqlException(s"VACUUM: $VacuumClass has no run(session, root, hours, dryRun, force)"))
-    try {
-      method.invoke(module, session, root, Double.box(retainHours.getOrElse(DefaultRetention)),
-        Boolean.box(dryRun), Boolean.box(false)).asInstanceOf[DataFrame]
-    } catch {
-      case e: java.lang.reflect.InvocationTargetException => throw e.getCause
+    def call(name: String, args: AnyRef*): AnyRef = {
+      val method = vacuum.getMethods.find(m => m.getName == name && m.getParameterCount == args.size).getOrElse(
+        throw new SkipstoneSqlException(s"VACUUM: $VacuumClass has no $name with ${args.size} parameters"))
+      try method.invoke(module, args: _*) catch {
+        case e: java.lang.reflect.InvocationTargetException => throw e.getCause
+      }
     }
+    // RETAIN left out: the table's own retention (its vacuum.retentionHours property or the default)
+    val hours = retainHours.map(Double.box).getOrElse(call("retentionHours", session, root))
+    // never forced: a retention under the table's is refused by Vacuum with its reason
+    call("run", session, root, hours, Boolean.box(dryRun), Boolean.box(false)).asInstanceOf[DataFrame]
   }
 }
