@@ -152,7 +152,7 @@ def register(app: typer.Typer) -> None:
         retention_hours: float = typer.Option(168.0, "--retention-hours", min=0.0,
                                               help="Keep files a version newer than this many hours still lists."),
         dry_run: bool = typer.Option(False, "--dry-run", help="List what would be deleted; delete nothing."),
-        force: bool = typer.Option(False, "--force", help="Allow a retention shorter than the table's minimum."),
+        force: bool = typer.Option(False, "--force", help="Passed on as ManagedTable.vacuum(force=True)."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     ) -> None:
         """Delete files no retained version of the table lists (those an optimize replaced)."""
