@@ -1,24 +1,29 @@
 package io.skipstone.sql.commands
 
 import org.apache.spark.sql.{Row, SparkSession}
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types.{LongType, StringType, StructType}
 
-import io.skipstone.sql.{IndexRequests, IndexSpec, SkipstoneSqlException, Target}
+import io.skipstone.indexing.{BuildSource, IndexBuild, IndexRequest}
+import io.skipstone.sql.{IndexRequests, IndexSpec, ResolvedTarget, SkipstoneSqlException, Target}
 
 /**
  * `CREATE SKIPPING INDEX ON t (MINMAX(c), BLOOMFILTER(d) OPTIONS (fpp 0.01), ...)`. The statement
- * is checked and turned into the index build's requests (see [[IndexRequests]]) when parsed;
- * running it needs the JVM index build.
+ * is checked and turned into the index build's requests (see [[IndexRequests]]) when parsed and
+ * run by the same JVM index build the Python API calls ([[IndexBuild]]).
  */
 final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSpec]) extends SkipstoneCommand {
   override def statement: String = CreateSkippingIndexCommand.Statement
-  override def schema: StructType = new StructType()
+  override def schema: StructType = SkippingIndexBuild.Schema
 
   /** The requests JSON the index build takes: `[{"kind", "columns", "params"}, ...]`. */
   val requestsJson: String = IndexRequests.json(statement, indexes)
 
-  override def run(session: SparkSession): Seq[Row] =
-    throw SkippingIndexBuild.missing(statement, target, "build(MinMax('c'), ...)")
+  override def run(session: SparkSession): Seq[Row] = {
+    val resolved = SkippingIndexBuild.dataset(session, statement, target)
+    val data = resolved.table.fold(session.read.format(resolved.format).load(resolved.root))(session.table)
+    val source = BuildSource.of(session, data, resolved.table)
+    Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson))))
+  }
 }
 
 object CreateSkippingIndexCommand {
@@ -28,13 +33,27 @@ object CreateSkippingIndexCommand {
 /** `REFRESH SKIPPING INDEX ON t`: index new and changed files as the last build did. */
 final case class RefreshSkippingIndexCommand(target: Target) extends SkipstoneCommand {
   override def statement: String = "REFRESH SKIPPING INDEX"
-  override def schema: StructType = new StructType()
-  override def run(session: SparkSession): Seq[Row] = throw SkippingIndexBuild.missing(statement, target, "refresh()")
+  override def schema: StructType = SkippingIndexBuild.Schema
+  override def run(session: SparkSession): Seq[Row] = {
+    val resolved = SkippingIndexBuild.dataset(session, statement, target)
+    Seq(Row(resolved.root, IndexBuild.refresh(session, resolved.root)))
+  }
 }
 
 private object SkippingIndexBuild {
-  // TODO(issue 11): call io.skipstone.indexing.IndexBuild once it is in this build.
-  def missing(statement: String, target: Target, python: String): SkipstoneSqlException =
-    new SkipstoneSqlException(s"$statement ON ${target.sql}: this build of Skipstone cannot build indexes from " +
-      s"SQL yet (the JVM index build is not in it); from Python: Skipstone.for_path(spark, path).$python")
+  /** What a build or refresh returns: the dataset and the metadata version it published. */
+  val Schema: StructType = new StructType().add("dataset", StringType).add("version", LongType)
+
+  /**
+   * The statement's target, which must be a plain dataset: a managed table's indexes cover the
+   * files its manifest lists, not its directory, and are kept by the table's own operations.
+   */
+  def dataset(session: SparkSession, statement: String, target: Target): ResolvedTarget = {
+    val resolved = ResolvedTarget(session, target)
+    if (resolved.isManagedTable(session)) {
+      throw new SkipstoneSqlException(s"$statement ON ${target.sql}: it is a Skipstone managed table, whose indexes " +
+        "are built with the table (Skipstone.create(..., indexes=[...])) and kept up to date by its commits")
+    }
+    resolved
+  }
 }
