@@ -45,14 +45,15 @@ def open_table(spark: SparkSession, path: str) -> ManagedTable:
     return found
 
 
-def policy_for(name: PolicyName, window: int, write_multiplier: float, max_rounds: int, delta: Optional[float],
-               alpha: float, block_rows: Optional[int]) -> Any:
+def policy_for(name: PolicyName, window: int, write_multiplier: Optional[float], max_rounds: int,
+               delta: Optional[float], alpha: float, block_rows: Optional[int]) -> Any:
     from skipstone.layout import AmoebaAdaptive, PawRebuild
 
+    # left out, the policy keeps its own multiplier, which matches its default cost model
+    multiplier = {} if write_multiplier is None else {"write_multiplier": write_multiplier}
     if name is PolicyName.amoeba_adaptive:
-        return AmoebaAdaptive(window=window, write_multiplier=write_multiplier, max_rounds=max_rounds)
-    return PawRebuild(window=window, write_multiplier=write_multiplier, delta=delta, alpha=alpha,
-                      block_rows=block_rows)
+        return AmoebaAdaptive(window=window, max_rounds=max_rounds, **multiplier)
+    return PawRebuild(window=window, delta=delta, alpha=alpha, block_rows=block_rows, **multiplier)
 
 
 def layout_for(name: LayoutName, columns: Optional[str], block_rows: Optional[int], block_bytes: Optional[int]) -> Any:
@@ -121,8 +122,10 @@ def register(app: typer.Typer) -> None:
         table: str = typer.Argument(..., help=TABLE_HELP),
         policy: PolicyName = typer.Option(..., "--policy", help="The layout policy that proposes a change."),
         window: int = typer.Option(100, "--window", min=1, help="How many of the last logged queries it considers."),
-        write_multiplier: float = typer.Option(4.0, "--write-multiplier", min=0.0,
-                                               help="A change must save more than this times the rows it rewrites."),
+        write_multiplier: Optional[float] = typer.Option(
+            None, "--write-multiplier", min=0.0,
+            help="A change must save more than this times what rewriting costs (default: the policy's, "
+                 "calibrated on Spark)."),
         max_rounds: int = typer.Option(8, "--max-rounds", min=1, help="amoeba-adaptive: plans applied in one change."),
         delta: Optional[float] = typer.Option(None, "--delta", help="paw-rebuild: PAW's delta (default: estimated)."),
         alpha: float = typer.Option(4.0, "--alpha", help="paw-rebuild: PAW's multi-group threshold."),

@@ -18,11 +18,10 @@ final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) ext
   override def run(session: SparkSession): Seq[Row] = {
     layout.foreach(OptimizeCommand.check)
     val root = ResolvedTarget(session, target).managedRoot(session, statement)
-    val how = layout.fold("")(l => s" --layout ${l.name}" + (if (l.columns.isEmpty) "" else s" --by ${l.columns.mkString(",")}"))
     throw new SkipstoneSqlException(
       s"$statement ${target.sql}: optimizing a table runs Skipstone's layout policies, which are Python " +
         s"and cannot run from a SQL session. Run it from Python, e.g. Skipstone.for_path(spark, '$root')" +
-        s".optimize(AmoebaAdaptive()), or from a shell: skipstone optimize $root$how (docs/sql.md)")
+        s".optimize(AmoebaAdaptive()), or from a shell: skipstone optimize $root --policy amoeba-adaptive (docs/cli.md)")
   }
 }
 
