@@ -145,3 +145,42 @@ def test_a_process_killed_during_an_append_leaves_a_readable_table(spark, table,
     if len(current) == ROWS:
         table.append(batch(spark, ROWS, 200))  # rerun completes
     assert rows_of(spark, table) == as_multiset(batch(spark, 0, ROWS + 200))
+
+
+def drop_foreign_file(spark, table, tmp_path, start, n):
+    out = tmp_path / "foreign"
+    batch(spark, start, n).coalesce(1).write.parquet(str(out))
+    shutil.copy(next(out.glob("part-*.parquet")), os.path.join(local_path(table.root), "foreign.parquet"))
+
+
+@pytest.mark.parametrize("step", ["optimize.unindexed.afterWrite", "optimize.unindexed.afterMetadata",
+                                  "optimize.unindexed.afterCommit"])
+def test_absorbing_unindexed_files_dies_after(spark, table, step, tmp_path):
+    drop_foreign_file(spark, table, tmp_path, ROWS, 100)
+    expected = as_multiset(batch(spark, 0, ROWS + 100))
+    failpoints.arm(spark, step)
+    with pytest.raises(SimulatedCrash):
+        table.optimize()
+    assert rows_of(spark, table) == expected  # the foreign rows exactly once, absorbed or not
+    if step != "optimize.unindexed.afterCommit":
+        assert table.optimize().strategy == "unindexed"  # rerun completes
+    table.vacuum(retention_hours=0, force=True)
+    assert rows_of(spark, table) == expected
+    assert not os.path.exists(os.path.join(local_path(table.root), "foreign.parquet"))
+
+
+@pytest.mark.parametrize("step", ["optimize.compaction.afterWrite", "optimize.compaction.afterMetadata",
+                                  "optimize.compaction.afterCommit"])
+def test_compaction_dies_after(spark, table, step):
+    table.set_properties({"optimize.strategies": "compaction"})
+    table.append(batch(spark, ROWS, 200))
+    expected = as_multiset(batch(spark, 0, ROWS + 200))
+    failpoints.arm(spark, step)
+    with pytest.raises(SimulatedCrash):
+        table.optimize()
+    assert rows_of(spark, table) == expected
+    if step != "optimize.compaction.afterCommit":
+        assert table.optimize().strategy == "compaction"  # rerun completes
+    assert table.optimize() is None  # nothing fragmented is left
+    table.vacuum(retention_hours=0, force=True)
+    assert rows_of(spark, table) == expected

@@ -8,7 +8,7 @@ import json
 import math
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import AmoebaAdaptive, LayoutPolicy
@@ -24,6 +24,7 @@ from skipstone.table.writer import WrittenFile, write_blocks
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.types import StructType
 
 
 def run_iteration(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame | None,
@@ -47,7 +48,7 @@ def run_iteration(spark: SparkSession, base: manifest.TableVersion, workload: Da
     return None
 
 
-def _schema(base: manifest.TableVersion):  # noqa: ANN202 - a pyspark StructType
+def _schema(base: manifest.TableVersion) -> StructType:
     from pyspark.sql.types import StructType
 
     return StructType.fromJson(json.loads(base.properties["schema"]))
@@ -104,7 +105,7 @@ def _compact(spark: SparkSession, base: manifest.TableVersion, selected: Compact
                           "compaction", selected.reason, selected.bytes)
 
 
-def run_continuously(iteration: "callable[[], OptimizeResult | None]", max_seconds: float | None,
+def run_continuously(iteration: Callable[[], OptimizeResult | None], max_seconds: float | None,
                      max_iterations: int | None, stop: threading.Event | None) -> list[OptimizeResult]:
     """Iterate until an iteration finds nothing, ``max_seconds`` are spent (checked between
     iterations: one that started runs to its commit), ``max_iterations`` ran, or ``stop`` is set."""
