@@ -5,7 +5,7 @@ JAR    := python/skipstone/jars/skipstone.jar
 SCALA  := $(shell find jvm/src/main/scala -name '*.scala')
 PYSPARK := pyspark>=4.3,<4.4
 
-.PHONY: install jar demo test bench bench-quick bench-layout bench-layout-quick clean fuzz
+.PHONY: install jar demo test bench bench-quick bench-scale bench-layout bench-layout-quick clean fuzz test-spark-versions
 
 install: $(VENV)/.installed $(JAR)
 
@@ -31,6 +31,14 @@ bench: install $(VENV)/.bench
 
 bench-quick: install $(VENV)/.bench
 	$(PY) -m benchmarks.run --quick
+
+# Planning and driver memory at 10^3..10^6 files (issue 12; docs/benchmarks.md, "scale")
+bench-scale: install $(VENV)/.bench
+	$(PY) -m benchmarks.run --only scale
+
+# The skipping tests on every pyspark 4.x minor on PyPI, a venv each (downloads; not in CI)
+test-spark-versions: install
+	$(PY) .ci/spark_versions.py
 
 # Amoeba's TPC-H experiment on Spark, wall clock (docs/layout.md); LAYOUT_FLAGS="--sf 10" for SF 10
 bench-layout: install $(VENV)/.bench

@@ -48,11 +48,14 @@ object FileIdentity {
    * The current identity of each file, read from the file system now (never from a listing
    * Spark may have cached); files that are gone are missing from the result.
    */
-  def current(paths: Seq[String], conf: Configuration): Map[String, FileIdentity] =
-    paths.groupBy(p => toPath(p).getParent).toSeq.flatMap { case (dir, inDir) =>
-      val local = dir.toUri.getScheme == "file"
-      if (local) inDir.flatMap(p => localIdentity(toPath(p)).map(p -> _))
-      else if (inDir.size >= ListDirectoryFrom) {
+  def current(paths: Seq[String], conf: Configuration): Map[String, FileIdentity] = {
+    // Local files: one stat each, all of them at once on the driver's cores.
+    val (local, remote) = paths.partition(_.startsWith("file:"))
+    val localVector = local.toIndexedSeq
+    val localIdentities = localVector.iterator.zip(LocalIdentities.of(localVector).iterator)
+      .collect { case (p, Some(id)) => p -> id }
+    localIdentities.toMap ++ remote.groupBy(p => toPath(p).getParent).toSeq.flatMap { case (dir, inDir) =>
+      if (inDir.size >= ListDirectoryFrom) {
         val fs = dir.getFileSystem(conf)
         val wanted = inDir.toSet
         Try(fs.listStatus(dir).toSeq).getOrElse(Seq.empty).flatMap { s =>
@@ -63,5 +66,6 @@ object FileIdentity {
         val path = toPath(p)
         Try(path.getFileSystem(conf).getFileStatus(path)).toOption.map(s => p -> of(s))
       }
-    }.toMap
+    }
+  }
 }

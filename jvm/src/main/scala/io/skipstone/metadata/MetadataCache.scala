@@ -1,10 +1,11 @@
 package io.skipstone.metadata
 
-import java.util.concurrent.ConcurrentHashMap
-
+import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import org.apache.hadoop.fs.Path
+import org.json4s.JsonDSL._
+import org.json4s.jackson.JsonMethods
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
@@ -19,6 +20,10 @@ import io.skipstone.SkipstoneConf
  * and then revalidated with one listing. A stale entry never causes a wrong answer, because every
  * file is checked against its metadata row's identity before it is skipped.
  * Builds and drops made through this JVM invalidate the entry at once.
+ *
+ * The loaded versions together hold at most `spark.skipstone.metadataCache.maxBytes`: past it the
+ * least recently used ones are evicted (and loaded again when next queried). Keys are directory
+ * names and values hold no SparkSession, so sessions that end are not kept alive by the cache.
  */
 object MetadataCache extends Logging {
   /**
@@ -26,17 +31,23 @@ object MetadataCache extends Logging {
    * metadata, or None when that version is unusable. Unusable versions are decided once: the
    * warning is logged when the version is first seen, not on every query.
    */
-  private case class Entry(checkedAtMillis: Long, version: Option[Long], metadata: Option[LoadedMetadata])
-  private val entries = new ConcurrentHashMap[String, Entry]()
+  private case class Entry(checkedAtMillis: Long, version: Option[Long], metadata: Option[LoadedMetadata]) {
+    def bytes: Long = metadata.fold(0L)(_.sizeBytes)
+  }
+
+  // Access order: iteration starts at the least recently used entry. Guarded by its own lock.
+  private val entries = new java.util.LinkedHashMap[String, Entry](16, 0.75f, true)
+  @volatile private var evictions = 0L // written under the lock; read for reporting
 
   def current(session: SparkSession, datasetRoot: String): Option[LoadedMetadata] = {
     val dir = MetadataStore.metadataDir(session, datasetRoot)
     val key = dir.toString
     val now = System.currentTimeMillis()
-    val cached = Option(entries.get(key))
+    val cached = entries.synchronized(Option(entries.get(key)))
     cached match {
       case Some(e) if now - e.checkedAtMillis < SkipstoneConf.cacheTtlMillis(session) => e.metadata
       case _ =>
+        // Loading happens outside the lock: other datasets' queries do not wait for it.
         val entry = try revalidate(session, dir, cached, now) catch {
           // Planning must not fail because the metadata directory cannot be listed: the
           // dataset counts as not indexed until the entry expires.
@@ -44,9 +55,65 @@ object MetadataCache extends Logging {
             logWarning(s"Skipstone: cannot list metadata in $dir; all files of $datasetRoot are read: ${e.getMessage}")
             Entry(now, None, None)
         }
-        entries.put(key, entry)
+        put(key, entry, CacheConf.maxBytes(session))
         entry.metadata
     }
+  }
+
+  private def put(key: String, entry: Entry, maxBytes: Long): Unit = {
+    val (replaced, evicted) = entries.synchronized {
+      // A revalidated entry keeps its metadata: only a different one is given up.
+      val replaced = Option(entries.put(key, entry)).flatMap(_.metadata).filterNot(m => entry.metadata.exists(_ eq m))
+      var total = entries.values.asScala.map(_.bytes).sum
+      val evicted = Seq.newBuilder[(String, Entry)]
+      val eldestFirst = entries.entrySet().iterator()
+      while (total > maxBytes && eldestFirst.hasNext) {
+        val e = eldestFirst.next()
+        if (e.getValue.bytes > 0) {
+          total -= e.getValue.bytes
+          evicted += e.getKey -> e.getValue
+          eldestFirst.remove()
+          evictions += 1
+        }
+      }
+      (replaced, evicted.result())
+    }
+    replaced.foreach(_.release())
+    evicted.foreach { case (k, e) =>
+      e.metadata.foreach(_.release())
+      logInfo(s"Skipstone: metadata version ${e.version.getOrElse("-")} in $k evicted from the cache " +
+        s"(${e.bytes} bytes; ${CacheConf.MaxBytes} is $maxBytes)")
+    }
+  }
+
+  def invalidate(session: SparkSession, datasetRoot: String): Unit = {
+    val removed = entries.synchronized(Option(entries.remove(MetadataStore.metadataDir(session, datasetRoot).toString)))
+    removed.flatMap(_.metadata).foreach(_.release())
+  }
+
+  def clear(): Unit = {
+    val all = entries.synchronized { val v = entries.values.asScala.toList; entries.clear(); v }
+    all.flatMap(_.metadata).foreach(_.release())
+  }
+
+  /** SparkSessions reachable from the cached versions: always 0 (see [[CacheAudit]]). */
+  def sessionsReachable(): Int =
+    CacheAudit.sessionsReachable(entries.synchronized(entries.values.asScala.toList).flatMap(_.metadata))
+
+  /** The cached versions, least recently used first, with their bytes by index kind; JSON. */
+  def describe(): String = {
+    val all = entries.synchronized(entries.asScala.toList)
+    JsonMethods.compact(JsonMethods.render(
+      ("bytes" -> all.map(_._2.bytes).sum) ~ ("evictions" -> evictions) ~
+        ("decodedBytes" -> DecodedCells.usedBytes) ~
+        ("versions" -> all.collect { case (dir, Entry(_, Some(v), Some(m))) =>
+          ("dir" -> dir) ~ ("version" -> v) ~ ("files" -> m.filesInTable) ~ ("distributed" -> m.isDistributed) ~
+            ("bytes" -> m.sizeBytes) ~
+            ("bytesPerFile" -> m.sizeBytes.toDouble / math.max(1, m.fileCount)) ~
+            ("bytesByKind" -> m.bytesByKind.map { case (k, b) => k -> b }.toMap) ~
+            ("bytesByIndex" -> m.bytesByIndex.map { case (k, b) => k -> b }.toMap) ~
+            ("decodedCells" -> m.decodedCounts)
+        })))
   }
 
   private def revalidate(session: SparkSession, dir: Path, cached: Option[Entry], now: Long): Entry =
@@ -65,11 +132,6 @@ object MetadataCache extends Logging {
   def at(session: SparkSession, datasetRoot: String, version: Long): Option[LoadedMetadata] =
     current(session, datasetRoot).filter(_.version == version).orElse(
       loadOrWarn(session, MetadataStore.metadataDir(session, datasetRoot), version))
-
-  def invalidate(session: SparkSession, datasetRoot: String): Unit =
-    entries.remove(MetadataStore.metadataDir(session, datasetRoot).toString)
-
-  def clear(): Unit = entries.clear()
 
   /**
    * The version, or None if it cannot be used (unreadable, corrupt, written by a newer
@@ -92,11 +154,19 @@ object MetadataCache extends Logging {
     val versionDir = MetadataStore.versionDir(dir, version)
     val definition = MetadataStore.readDefinition(session, versionDir)
     val tableDir = MetadataStore.tableDir(versionDir)
-    val (schema, rows) = MetadataReader.read(session, tableDir).getOrElse(
+    val footprint = MetadataReader.footprint(session, tableDir).getOrElse(
       throw new IllegalStateException(s"$tableDir was not written by Spark (no Spark schema in its footers)"))
-    val problems = MetadataTypes.baseProblems(schema)
+    val problems = MetadataTypes.baseProblems(footprint.schema)
     if (problems.nonEmpty) throw new IllegalStateException(problems.mkString("; "))
-    logInfo(s"Loaded Skipstone metadata version $version of ${definition.datasetRoot}: ${rows.length} files")
-    LoadedMetadata(version, definition, schema, rows)
+    // Column values, plus a null flag per column and a path-lookup slot pair per file.
+    val heldBytes = footprint.uncompressedBytes + footprint.rows * (footprint.schema.length + 8L)
+    val loaded =
+      if (CacheConf.distributed(session, footprint.rows, heldBytes))
+        new LoadedMetadata(version, definition, MetadataColumns.empty(footprint.schema), Some(tableDir.toString),
+          Some(footprint.rows))
+      else new LoadedMetadata(version, definition, MetadataReader.read(session, footprint))
+    logInfo(s"Loaded Skipstone metadata version $version of ${definition.datasetRoot}: ${loaded.filesInTable} files, " +
+      (if (loaded.isDistributed) "evaluated with Spark over its table" else s"${loaded.sizeBytes} bytes on the driver"))
+    loaded
   }
 }

@@ -4,14 +4,15 @@ import scala.collection.mutable
 import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
-import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.expressions.{BasePredicate, BindReferences, Coalesce, Expression, IsNotNull, Literal, Predicate}
-import org.apache.spark.sql.execution.datasources.PartitionDirectory
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.execution.datasources.{FileStatusWithMetadata, PartitionDirectory}
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.clauses.{Clause, ClauseBuilder, LeafTranslator}
+import io.skipstone.clauses.rules.StoredRule
 import io.skipstone.metadata.{FileIdentity, FilePaths, IndexSpec, LoadedMetadata, ReaderSpec, SchemaPaths}
 
 /**
@@ -36,7 +37,6 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
   extends Logging {
 
   private val root = metadata.definition.datasetRoot
-  private val numRowsOrdinal = metadata.schema.fieldIndex(LoadedMetadata.NumRows)
 
   /** Indexes this query may use, and why the others may not. */
   private val (usable, refused): (Seq[IndexSpec], Seq[String]) = {
@@ -54,11 +54,11 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
   }
 
   private val translators: Seq[LeafTranslator] = usable.flatMap { ix =>
-    // Compiling a translator (rule-based ones parse their SQL) once per version and session,
-    // not once per query; the session matters as rules resolve against its functions.
-    val t = metadata.derived(("translator", ix, read.resolver, SparkSession.active)) {
-      LeafTranslator.forIndex(ix, metadata, read.resolver)
-    }
+    // Built-in translators are compiled once per version for every query. Rule-based ones
+    // resolve their clauses with the query's session (its functions), so they are compiled per
+    // query: the version is shared by every session and must not keep one alive.
+    val t = if (StoredRule.isRuleBased(ix)) LeafTranslator.forIndex(ix, metadata, read.resolver)
+      else metadata.derived(("translator", ix, read.resolver))(LeafTranslator.forIndex(ix, metadata, read.resolver))
     if (t.isEmpty) logWarning(s"Skipstone: index kind '${ix.kind}' of $root is unknown to this version; ignored")
     t
   }
@@ -77,20 +77,34 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
   private def compile(clause: Expression): BasePredicate =
     Predicate.create(BindReferences.bindReference(Coalesce(Seq(clause, Literal(true))), metadata.attributes))
 
-  private lazy val keep = compile(translation.clause)
+  private lazy val keep = compile(CheapFirst(translation.clause))
 
   /**
    * Each index alone, to report which index ruled out how many files. Indexes with nothing to
    * say are left out; when only one index has, it alone did all the skipping: no evaluation.
+   * Cheap indexes come first and an index with bloom filters is asked only about files no
+   * cheaper index ruled out, so reporting decodes no filter that skipping did not need.
    */
-  private lazy val keepByIndex: Seq[(String, Option[BasePredicate])] = {
+  private lazy val keepByIndex: Seq[(String, Option[BasePredicate], Boolean)] = {
     val useful = translators.map(t => t.index.describe -> new ClauseBuilder(Seq(t)).translate(condition).clause)
       .filterNot { case (_, clause) => Clause.isTriviallyTrue(clause) }
-    if (useful.size == 1) useful.map { case (name, _) => name -> None }
-    else useful.map { case (name, clause) => name -> Some(compile(clause)) }
+      .sortBy { case (_, clause) => CheapFirst.cost(clause) }
+    if (useful.size == 1) useful.map { case (name, _) => (name, None, false) }
+    else useful.map { case (name, clause) => (name, Some(compile(clause)), CheapFirst.cost(clause) > 0) }
   }
 
-  private def eval(predicate: BasePredicate, row: InternalRow, path: String): Boolean =
+  /** Counts, for a skipped file, each index that rules it out alone. */
+  private def attribute(row: InternalRow, path: String, skippedBy: mutable.Map[String, Long]): Unit = {
+    var ruledOut = false
+    keepByIndex.foreach { case (name, p, expensive) =>
+      if (!(expensive && ruledOut) && p.forall(!eval(_, row, path))) {
+        skippedBy(name) += 1
+        ruledOut = true
+      }
+    }
+  }
+
+  private def eval(predicate: BasePredicate, row: InternalRow, path: => String): Boolean =
     try predicate.eval(row) catch {
       case NonFatal(e) =>
         logWarning(s"Skipstone: could not evaluate metadata of $path; reading it", e)
@@ -98,44 +112,99 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
     }
 
   /** A file with no rows cannot hold a matching one, whatever the condition. */
-  private def isEmptyFile(row: InternalRow): Boolean = row.getLong(numRowsOrdinal) == 0L
+  private def isEmptyFile(file: Int): Boolean = metadata.rowCount(file) == 0L
 
-  def prune(directories: Seq[PartitionDirectory]): (Seq[PartitionDirectory], ListingStats) = {
-    var filesTotal, bytesTotal = 0L
-    var unindexed = 0L
-    // Files the metadata rules out, to be confirmed against the file system before skipping.
-    val candidates = mutable.LinkedHashMap.empty[String, InternalRow]
-    directories.foreach(_.files.foreach { f =>
-      filesTotal += 1
-      bytesTotal += f.getLen
-      val path = FilePaths.canonical(f.getPath.toUri)
-      metadata.freshRow(path, f.getLen, f.getModificationTime) match {
-        case None => unindexed += 1
-        case Some(row) => if (isEmptyFile(row) || (isUseful && !eval(keep, row, path))) candidates(path) = row
+  /** Files the metadata rules out, in listing order, before the file system confirms them. */
+  private class Candidates(listed: Int) {
+    /** For each listed file: its index among the candidates, or -1 (read it). */
+    val of: Array[Int] = Array.fill(listed)(-1)
+    val paths = mutable.ArrayBuffer.empty[String]
+    val identities = mutable.ArrayBuffer.empty[FileIdentity]
+    val rows = mutable.ArrayBuilder.make[Long]
+    /** Position in the held version, for per-index counts; -1 when evaluated with Spark. */
+    val files = mutable.ArrayBuilder.make[Int]
+
+    def add(n: Int, path: String, identity: FileIdentity, numRows: Long, file: Int): Unit = {
+      of(n) = paths.size
+      paths += path
+      identities += identity
+      rows += numRows
+      files += file
+    }
+  }
+
+  /**
+   * One pass over the listing evaluates the clause on each listed file's metadata (a row view
+   * moved from file to file over the version's columns), or looks the file up among those a
+   * Spark job over the metadata table ruled out; the candidates are then verified against the
+   * file system together, and a second pass drops those verified.
+   *
+   * @param session for versions evaluated with Spark; without one (size estimates, which run
+   *                inside the optimizer) such versions skip nothing
+   */
+  def prune(directories: Seq[PartitionDirectory], session: Option[SparkSession] = None): (Seq[PartitionDirectory], ListingStats) = {
+    val listed = directories.iterator.map(_.files.size).sum
+    val candidates = new Candidates(listed)
+    var filesTotal, bytesTotal, unindexed = 0L
+    def eachListed(f: (FileStatusWithMetadata, String, Int) => Unit): Unit = {
+      var n = 0
+      directories.foreach(_.files.foreach { file =>
+        filesTotal += 1
+        bytesTotal += file.getLen
+        f(file, FilePaths.canonical(file.getPath.toUri), n)
+        n += 1
+      })
+    }
+    val row = metadata.view()
+    (metadata.distributedTable, session) match {
+      case (None, _) => eachListed { (f, path, n) =>
+        val file = metadata.freshPosition(path, f.getLen, f.getModificationTime)
+        if (file < 0) unindexed += 1
+        else {
+          row.rowId = file
+          if (isEmptyFile(file) || (isUseful && !eval(keep, row, path)))
+            candidates.add(n, path, metadata.identity(file), metadata.rowCount(file), file)
+        }
       }
-    })
-    val current = if (candidates.isEmpty) Map.empty[String, FileIdentity] else verify(candidates.keys.toSeq)
-    val skipped = candidates.filter { case (path, row) => current.get(path).contains(metadata.identity(row)) }
-    unindexed += candidates.size - skipped.size
+      case (Some(table), Some(s)) =>
+        val ruledOut = DistributedEvaluation.ruledOut(s, metadata, table, Option.when(isUseful)(translation.clause))
+        eachListed { (f, path, n) =>
+          ruledOut.get(path).filter(r => r.identity.size == f.getLen && r.identity.modificationTime == f.getModificationTime)
+            .foreach(r => candidates.add(n, path, r.identity, r.numRows, -1))
+        }
+      case (Some(_), None) => eachListed((_, _, _) => ())
+    }
+    val files = candidates.files.result()
+    val rows = candidates.rows.result()
+    // Files the metadata rules out are skipped only if the file system confirms they are unchanged.
+    val current = if (files.isEmpty) Map.empty[String, FileIdentity] else verify(candidates.paths.toSeq)
+    val verified = files.indices.map(k => current.get(candidates.paths(k)).contains(candidates.identities(k))).toArray
+    val skippedCount = verified.count(identity)
+    unindexed += files.length - skippedCount
 
     var bytesSkipped, rowsSkipped = 0L
     val skippedBy = mutable.LinkedHashMap(translators.map(_.index.describe -> 0L): _*)
+    var n = 0
     val kept = directories.map { dir =>
       dir.copy(files = dir.files.filter { f =>
-        val path = FilePaths.canonical(f.getPath.toUri)
-        skipped.get(path) match {
-          case None => true
-          case Some(row) =>
-            bytesSkipped += f.getLen
-            rowsSkipped += row.getLong(numRowsOrdinal)
-            if (!isEmptyFile(row)) keepByIndex.foreach { case (name, p) =>
-              if (p.forall(!eval(_, row, path))) skippedBy(name) += 1
-            }
-            false
+        val k = candidates.of(n)
+        n += 1
+        if (k < 0 || !verified(k)) true
+        else {
+          bytesSkipped += f.getLen
+          rowsSkipped += rows(k)
+          val file = files(k)
+          if (file >= 0 && !isEmptyFile(file)) {
+            row.rowId = file
+            attribute(row, candidates.paths(k), skippedBy)
+          }
+          false
         }
       })
     }.filter(_.files.nonEmpty)
-    (kept, ListingStats(root, filesTotal, skipped.size.toLong, bytesTotal, bytesSkipped, unindexed, unanswered,
-      skippedBy.toSeq, rowsSkipped))
+    val notice = if (metadata.isDistributed && session.isEmpty) Seq("metadata evaluated with Spark only when files are listed")
+      else Nil
+    (kept, ListingStats(root, filesTotal, skippedCount.toLong, bytesTotal, bytesSkipped, unindexed, unanswered ++ notice,
+      if (metadata.isDistributed) Nil else skippedBy.toSeq, rowsSkipped))
   }
 }

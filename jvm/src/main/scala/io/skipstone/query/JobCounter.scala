@@ -4,6 +4,8 @@ import java.util.concurrent.atomic.AtomicInteger
 
 import org.apache.spark.SparkContext
 import org.apache.spark.scheduler.{SparkListener, SparkListenerJobStart}
+import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
 
 /**
  * Counts the Spark jobs started while a piece of driver code runs: planning must start none.
@@ -14,6 +16,13 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerJobStart}
  */
 object JobCounter {
   private val MarkerProperty = "skipstone.jobCounterMarker"
+
+  /** Jobs started while `df`'s plan is optimized (analysis has already happened). */
+  def duringOptimization(df: DataFrame): Int =
+    around(df.sparkSession.sparkContext)(df.asInstanceOf[ClassicDataset[_]].queryExecution.optimizedPlan)._2
+
+  /** Jobs started while `df` is collected: the counter's own check that it sees jobs. */
+  def duringExecution(df: DataFrame): Int = around(df.sparkSession.sparkContext)(df.collect())._2
 
   def around[T](sc: SparkContext)(body: => T): (T, Int) = {
     val started = new AtomicInteger(0)

@@ -41,13 +41,9 @@ object PlanningBenchmark {
   }
 
   /** Every file of the version as Spark would list it (synthetic files do not exist). */
-  def listingOf(metadata: LoadedMetadata): Seq[FileStatusWithMetadata] = metadata.rows.toSeq.map(asListed(metadata, _))
-
-  private def asListed(metadata: LoadedMetadata, row: InternalRow): FileStatusWithMetadata = {
-    val schema = metadata.schema
-    val path = row.getUTF8String(schema.fieldIndex(LoadedMetadata.Path)).toString
-    val size = row.getLong(schema.fieldIndex(LoadedMetadata.Size))
-    val mtime = row.getLong(schema.fieldIndex(LoadedMetadata.ModificationTime))
-    FileStatusWithMetadata(new FileStatus(size, false, 1, 0L, mtime, new Path(path)), Map.empty)
+  def listingOf(metadata: LoadedMetadata): Seq[FileStatusWithMetadata] = (0 until metadata.fileCount).map { i =>
+    val recorded = metadata.identity(i)
+    FileStatusWithMetadata(new FileStatus(recorded.size, false, 1, 0L, recorded.modificationTime,
+      new Path(new java.net.URI(metadata.path(i)))), Map.empty)
   }
 }

@@ -6,13 +6,14 @@ import org.apache.hadoop.fs.{FileStatus, Path}
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.plans.logical.Filter
 import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
 import org.apache.spark.sql.execution.datasources.{FileStatusWithMetadata, PartitionDirectory}
 import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
-import io.skipstone.metadata.{FileIdentity, FilePaths, LoadedMetadata, MetadataCache}
+import io.skipstone.metadata.{CacheConf, FileIdentity, FilePaths, MetadataCache}
 
 /**
  * Planning at scale (issue 12), for `benchmarks/experiments/scale.py`: one dataset whose
@@ -51,16 +52,38 @@ object ScaleBenchmark {
     val stats = timings.last._2
     val warmPlanMs = (1 to runs).map { _ => val q = query; timed(q.queryExecution.optimizedPlan)._2 / 1e6 }.sorted
 
+    val accounted = metadata.sizeBytes.toDouble / math.max(1, metadata.fileCount)
+    val byKind = metadata.bytesByKind.map { case (k, b) => k -> b.toDouble / math.max(1, metadata.fileCount) }.toMap
+    val (distributedMs, distributedSkipped) = distributedRun(session, datasetRoot, filter.condition, read, listing)
+
     val verifyPerFileUs = verifyMicros(session, verifyDir, math.min(stats.filesSkipped, 200000L).toInt)
     val verifyMs = verifyPerFileUs * stats.filesSkipped / 1000.0
     JsonMethods.compact(JsonMethods.render(
       ("files" -> metadata.fileCount) ~ ("skipped" -> stats.filesSkipped) ~
         ("cold_optimize_ms" -> coldMs) ~ ("jobs_during_cold_planning" -> jobs) ~
-        ("held_bytes" -> heldBytes) ~ ("held_bytes_per_file" -> heldBytes.toDouble / math.max(1, metadata.fileCount)) ~
+        ("held_bytes" -> heldBytes) ~ ("accounted_bytes_per_file" -> accounted) ~ ("bytes_per_file_by_kind" -> byKind) ~
+        ("distributed_evaluate_prune_ms" -> distributedMs) ~ ("distributed_skipped" -> distributedSkipped) ~ ("held_bytes_per_file" -> heldBytes.toDouble / math.max(1, metadata.fileCount)) ~
         ("evaluate_prune_p50_ms" -> millis(millis.size / 2)) ~ ("evaluate_prune_min_ms" -> millis.head) ~
         ("warm_optimize_p50_ms" -> warmPlanMs(warmPlanMs.size / 2)) ~
         ("verify_us_per_file" -> verifyPerFileUs) ~ ("verify_ms" -> verifyMs) ~
         ("planning_p50_ms" -> (millis(millis.size / 2) + verifyMs))))
+  }
+
+  /** One prune with the version evaluated as a Spark job over its table (not held on the driver). */
+  private def distributedRun(session: SparkSession, datasetRoot: String, condition: Expression, read: QueryRead,
+                             listing: Seq[PartitionDirectory]): (Double, Long) = {
+    session.conf.set(CacheConf.DistributedMinFiles, "0")
+    try {
+      MetadataCache.clear()
+      val metadata = MetadataCache.current(session, datasetRoot).filter(_.isDistributed).getOrElse(
+        throw new IllegalStateException(s"$datasetRoot: the version was not left to Spark"))
+      val ((_, stats), nanos) = timed(new FileSkipper(metadata, condition, read, metadata.recordedIdentities)
+        .prune(listing, Some(session)))
+      (nanos / 1e6, stats.filesSkipped)
+    } finally {
+      session.conf.unset(CacheConf.DistributedMinFiles)
+      MetadataCache.clear()
+    }
   }
 
   /** Median over 3 runs of FileIdentity.current on `count` real files of `dir`, per file. */

@@ -66,7 +66,7 @@ class SkippingFileIndex(
         metadata match {
           case Some(metadata) if SkipstoneConf.enabled(session) =>
             val conf = session.sessionState.newHadoopConf()
-            skipper(metadata, paths => FileIdentity.current(paths, conf)).prune(listed)
+            skipper(metadata, paths => FileIdentity.current(paths, conf)).prune(listed, Some(session))
           case _ => (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, "skipping disabled or index dropped"))
         }
       } catch {
