@@ -35,7 +35,11 @@ def measure(spark: Any, data_dir: str, sizes: tuple[int, ...], runs: int) -> lis
 
 
 def run(spark: Any, data_dir: str, quick: bool) -> list[Section]:
-    data = measure(spark, data_dir, SIZES, 3 if quick else 7)
+    return [render(measure(spark, data_dir, SIZES, 3 if quick else 7))]
+
+
+def render(data: list[dict[str, Any]]) -> Section:
+    """The docs section (table and plot) of measured ``data``."""
     rows = []
     for d in data:
         target = TARGETS.get(d["files"])
@@ -44,7 +48,8 @@ def run(spark: Any, data_dir: str, quick: bool) -> list[Section]:
                      d["jobs_during_cold_planning"], d["held_bytes_per_file"],
                      ", ".join(f"{k} {v:.0f}" for k, v in sorted(d["bytes_per_file_by_kind"].items())),
                      d["evaluate_prune_p50_ms"], d["verify_ms"], d["planning_p50_ms"], verdict,
-                     d["distributed_evaluate_prune_ms"],
+                     d.get("distributed_evaluate_prune_ms", "-"),
+                     "-" if "distributed_skipped" not in d else
                      "yes" if d["distributed_skipped"] == d["skipped"] else "**NO**"])
     sizes = sorted({d["files"] for d in data})
     first = next(iter(SELECTIVE))
@@ -65,4 +70,4 @@ def run(spark: Any, data_dir: str, quick: bool) -> list[Section]:
          "held bytes / file (heap)", "accounted bytes / file by kind", "evaluate + prune p50 (ms)",
          "verify skipped (ms)", "warm planning p50 (ms)", "target", "distributed evaluate + prune (ms)",
          "distributed skips the same"], rows) + "\n\n" + figure
-    return [Section("scale", md, data)]
+    return Section("scale", md, data)
