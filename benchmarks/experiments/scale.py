@@ -35,14 +35,22 @@ def measure(spark: Any, data_dir: str, sizes: tuple[int, ...], runs: int) -> lis
 
 
 def run(spark: Any, data_dir: str, quick: bool) -> list[Section]:
-    data = measure(spark, data_dir, SIZES, 3 if quick else 7)
+    return [render(measure(spark, data_dir, SIZES, 3 if quick else 7))]
+
+
+def render(data: list[dict[str, Any]]) -> Section:
+    """The docs section (table and plot) of measured ``data``."""
     rows = []
     for d in data:
         target = TARGETS.get(d["files"])
         verdict = "-" if target is None else ("met" if d["planning_p50_ms"] < target else "**not met**")
         rows.append([f"{d['files']:,}", d["predicate"], f"{d['skipped']:,}", d["cold_optimize_ms"],
-                     d["jobs_during_cold_planning"], d["held_bytes_per_file"], d["evaluate_prune_p50_ms"],
-                     d["verify_ms"], d["planning_p50_ms"], verdict])
+                     d["jobs_during_cold_planning"], d["held_bytes_per_file"],
+                     ", ".join(f"{k} {v:.0f}" for k, v in sorted(d["bytes_per_file_by_kind"].items())),
+                     d["evaluate_prune_p50_ms"], d["verify_ms"], d["planning_p50_ms"], verdict,
+                     d.get("distributed_evaluate_prune_ms", "-"),
+                     "-" if "distributed_skipped" not in d else
+                     "yes" if d["distributed_skipped"] == d["skipped"] else "**NO**"])
     sizes = sorted({d["files"] for d in data})
     first = next(iter(SELECTIVE))
     pick = [d for d in data if d["predicate"] == first]
@@ -55,9 +63,11 @@ def run(spark: Any, data_dir: str, quick: bool) -> list[Section]:
           "indexes) published as a real version; `cold` = the first query's optimizer loading it "
           "(jobs started meanwhile counted); `held` = driver heap the version holds (after full GCs); "
           "warm planning = evaluate + prune a listing of all N files (p50) + the freshness check of "
-          "the files to skip (per-file cost timed on 20,000 real files, times the files skipped). "
+          "the files to skip (per-file cost timed on 20,000 real files, times the files skipped); "
+          "distributed = the same prune with the version left to a Spark job over its table. "
           "Reproduce: `python -m benchmarks.run --only scale` (or `--quick`).\n\n") + table(
         ["files", "predicate", "skipped", "cold load in optimizer (ms)", "jobs in planning",
-         "held bytes / file", "evaluate + prune p50 (ms)", "verify skipped (ms)", "warm planning p50 (ms)",
-         "target"], rows) + "\n\n" + figure
-    return [Section("scale", md, data)]
+         "held bytes / file (heap)", "accounted bytes / file by kind", "evaluate + prune p50 (ms)",
+         "verify skipped (ms)", "warm planning p50 (ms)", "target", "distributed evaluate + prune (ms)",
+         "distributed skips the same"], rows) + "\n\n" + figure
+    return Section("scale", md, data)

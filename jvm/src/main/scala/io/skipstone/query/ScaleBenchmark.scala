@@ -77,7 +77,10 @@ object ScaleBenchmark {
       MetadataCache.clear()
       val metadata = MetadataCache.current(session, datasetRoot).filter(_.isDistributed).getOrElse(
         throw new IllegalStateException(s"$datasetRoot: the version was not left to Spark"))
-      val ((_, stats), nanos) = timed(new FileSkipper(metadata, condition, read, metadata.recordedIdentities)
+      // Not held: the version records no identities on the driver; take the listing's word.
+      val listed = listing.flatMap(_.files).map(f =>
+        FilePaths.canonical(f.getPath.toUri) -> FileIdentity(f.getLen, f.getModificationTime, None)).toMap
+      val ((_, stats), nanos) = timed(new FileSkipper(metadata, condition, read, (_: Seq[String]) => listed)
         .prune(listing, Some(session)))
       (nanos / 1e6, stats.filesSkipped)
     } finally {
