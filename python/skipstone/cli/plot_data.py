@@ -192,5 +192,5 @@ def _decoded(column: Column, value: float) -> Bound:
 
 
 def _canonical(uri: str) -> str:
-    """``file:///a`` and ``file:/a`` are one file (the JVM's spelling, see skipstone.collect)."""
+    """``file:///a`` and ``file:/a`` are one file (the JVM's spelling of a file URI)."""
     return re.sub(r"^([A-Za-z][A-Za-z0-9+.\-]*):///", r"\1:/", uri)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
+from skipstone.indexes import IndexType
 from skipstone.layout.policies import LayoutPolicy
 from skipstone.layout.layout import Layout
 from skipstone.session import java_call
@@ -205,11 +206,27 @@ class ManagedTable(Skipstone):
     def _as_built(self, definition: Any) -> Any:
         return self
 
-    def _publish(self, indexes: Any, columns: Any, data: DataFrame, metadata: DataFrame) -> int:
+    def build(self, *indexes: IndexType, use_footers: bool = True) -> ManagedTable:
+        """Index the newest version's files for ``indexes`` (replacing the table's indexes) and
+        commit a version that records the new metadata (its files are unchanged)."""
+        super().build(*indexes, use_footers=use_footers)
+        self._record_metadata([ix.describe() for ix in indexes])
+        return self
+
+    def refresh(self) -> ManagedTable:
+        """Index the newest version's files that the metadata lacks, and commit a version that
+        records the new metadata."""
+        super().refresh()
+        self._record_metadata(None)
+        return self
+
+    def _record_metadata(self, indexes: list[str] | None) -> None:
         # Queries use the metadata version a table version records, so a build or refresh
-        # commits a version that records the new one (its files are unchanged).
-        published = super()._publish(indexes, columns, data, metadata)
-        manifest.commit(self._spark, self.root, self.current().version, "INDEX", [], metadata_version=published,
-                        commit_info={"metadataVersion": published,
-                                     "indexes": [ix.describe() for ix in indexes]})
-        return published
+        # commits a version that records the new one.
+        published = self._current()
+        assert published is not None, "metadata was just published"
+        info: dict[str, Any] = {"metadataVersion": published[0]}
+        if indexes is not None:
+            info["indexes"] = indexes
+        manifest.commit(self._spark, self.root, self.current().version, "INDEX", [], metadata_version=published[0],
+                        commit_info=info)

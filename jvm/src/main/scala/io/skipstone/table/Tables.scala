@@ -40,6 +40,11 @@ object Tables {
   }
 
   /** One row per version, oldest first. */
+  /** The columns of [[history]] (Python's `t.history()`, SQL's `DESCRIBE HISTORY`). */
+  val HistorySchema: StructType = StructType.fromDDL("version LONG, timestamp TIMESTAMP, operation STRING, " +
+    "benefit DOUBLE, cost DOUBLE, rows_rewritten LONG, files_added LONG, files_removed LONG, files LONG, rows LONG, " +
+    "policy STRING, commit_info STRING, strategy STRING, reason STRING, bytes_read LONG, duration_ms DOUBLE")
+
   def history(session: SparkSession, root: String): DataFrame = {
     val conf = session.sessionState.newHadoopConf()
     val rows = TableLog.versions(conf, root).map(TableLog.read(conf, root, _)).map { s =>
@@ -52,10 +57,7 @@ object Tables {
         (info \ "strategy").extractOpt[String].orNull, (info \ "reason").extractOpt[String].orNull,
         long("bytesRead"), double("durationMs"))
     }
-    val schema = StructType.fromDDL("version LONG, timestamp TIMESTAMP, operation STRING, benefit DOUBLE, " +
-      "cost DOUBLE, rows_rewritten LONG, files_added LONG, files_removed LONG, files LONG, rows LONG, " +
-      "policy STRING, commit_info STRING, strategy STRING, reason STRING, bytes_read LONG, duration_ms DOUBLE")
-    session.createDataFrame(rows.asJava, schema)
+    session.createDataFrame(rows.asJava, HistorySchema)
   }
 
   /** Waits until every query that finished so far is in the workload log. */

@@ -20,7 +20,5 @@ final case class DescribeHistoryCommand(target: Target) extends SkipstoneCommand
 
 object DescribeHistoryCommand {
   /** The columns of [[Tables.history]]. */
-  val Schema: StructType = StructType.fromDDL("version BIGINT, timestamp TIMESTAMP, operation STRING, " +
-    "benefit DOUBLE, cost DOUBLE, rows_rewritten BIGINT, files_added BIGINT, files_removed BIGINT, files BIGINT, " +
-    "rows BIGINT, policy STRING, commit_info STRING")
+  val Schema: StructType = Tables.HistorySchema
 }
