@@ -189,3 +189,17 @@ def test_paw_query_free_in_some_columns_does_not_read_the_irregular_rest():
     q = Query.from_ranges(data.schema, {"x": (10, 14), "y": (10, 14)})
     tree = build_paw_tree(data, [q], block_rows=100, options=PawOptions(refine=False))
     assert tree.cost(q) == 100.0
+
+
+def test_a_box_bounded_on_one_side_of_a_column_with_infinite_codes_grows_to_a_finite_bound():
+    # NULL and NaN are encoded as -inf and +inf: the box x <= 10 has an infinite lower side,
+    # so its centre was infinite and the grown bound NaN (or the doubling never ended)
+    from skipstone.layout.builders.paw_splits import _BoxIndex, _grow_to_block
+
+    x = np.arange(100.0)
+    x[::20] = -np.inf
+    index = _BoxIndex(x[:, None])
+    low, high = _grow_to_block(index, np.array([[-np.inf]]), np.array([[10.0]]), np.array([-np.inf]),
+                               np.array([np.inf]), min_rows=30)
+    assert low[0, 0] == -np.inf and np.isfinite(high[0, 0])
+    assert len(index.rows_in(low[0], high[0])) >= 30

@@ -124,7 +124,13 @@ def _grow_to_block(
     low, high = np.maximum(low, region_low), np.minimum(high, region_high)
     needed = int(np.ceil(min_rows))
     out_low, out_high = low.copy(), high.copy()
-    data_low, data_high = index.low_edge, index.high_edge
+    # NaN is encoded above every number (+inf): grow within the finite values' extent, or a box
+    # bounded on one side has an infinite centre, its window is never measured, and the
+    # doubling below never ends
+    finite = np.isfinite(values)
+    data_low = np.min(np.where(finite, values, np.inf), axis=0, initial=np.inf)
+    data_high = np.max(np.where(finite, values, -np.inf), axis=0, initial=-np.inf)
+    data_low, data_high = np.where(np.isfinite(data_low), data_low, 0.0), np.where(np.isfinite(data_high), data_high, 0.0)
     for k in range(len(low)):
         if needed > len(values) or len(index.rows_in(low[k], high[k])) >= needed:
             continue
