@@ -1,4 +1,5 @@
-"""`make demo` / `python -m skipstone demo`: index a sample dataset and compare queries.
+"""`make demo` / `python -m skipstone demo`: index a sample dataset and compare queries, then
+make a managed table of it (lay out, query, append, optimize, query again; demo_table.py).
 
 Each query runs with Skipstone off (plain Spark, its Parquet pushdown on) and on, three times
 each; the table shows files and bytes skipped, median times, and whether results are identical.
@@ -35,7 +36,7 @@ def timed(spark: Any, sql: str, enabled: bool) -> tuple[list[tuple[Any, ...]], f
     return sorted(tuple(r) for r in rows), time.perf_counter() - start
 
 
-def run(path: str | None = None, repeats: int = 3) -> list[dict[str, Any]]:
+def run(path: str | None = None, repeats: int = 3, tables: bool = True) -> list[dict[str, Any]]:
     from pyspark.sql import SparkSession
 
     spark = skipstone.configure(
@@ -64,6 +65,13 @@ def run(path: str | None = None, repeats: int = 3) -> list[dict[str, Any]]:
                             bytes_skipped=stats.bytes_skipped, bytes_total=stats.bytes_total,
                             plain_s=statistics.median(plain_times), skipstone_s=statistics.median(skip_times),
                             identical=rows == plain_rows))
+    if tables:
+        from skipstone import demo_table
+
+        print("\nManaged table: lay out, query, append, optimize, query again ...")
+        table_results, log = demo_table.run(spark, root, tempfile.mkdtemp(prefix="skipstone-demo-table-"))
+        demo_table.print_report(table_results, log)
+        results += [dict(r, table=True) for r in table_results]
     spark.stop()
     return results
 
@@ -83,8 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m skipstone demo", description=__doc__)
     parser.add_argument("--path", help="where to write the sample dataset (default: a temp dir)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per query and setting (median)")
+    parser.add_argument("--no-tables", action="store_true", help="skip the managed-table part")
     args = parser.parse_args(argv)
-    results = run(args.path, args.repeats)
+    results = run(args.path, args.repeats, tables=not args.no_tables)
     print()
-    print_table(results)
+    print_table([r for r in results if not r.get("table")])
     return 0 if all(r["identical"] for r in results) else 1
