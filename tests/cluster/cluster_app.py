@@ -2,7 +2,8 @@
 spark.sql.extensions=io.skipstone.SkipstoneExtension --py-files skipstone.zip cluster_app.py OUT``.
 
 Everything Spark-side comes from spark-submit (master, jar, extension, Python files). It builds
-indexes whose roles run Python on the executors, compares queries with skipping on and off,
+indexes whose roles run Python on the executors and indexes from SQL, compares queries with
+skipping on and off,
 creates and optimizes a managed table, and writes what it saw to OUT/report.json for the test.
 """
 from __future__ import annotations
@@ -56,6 +57,16 @@ def both_ways(spark: SparkSession, sql: str) -> dict[str, Any]:
             "files_total": stats.files_total}
 
 
+def write_logs(spark: SparkSession, data: str) -> str:
+    for block in range(6):  # one file per 1,000 ids, so each file holds one agent and one initial
+        (spark.range(block * 1_000, (block + 1) * 1_000, numPartitions=1)
+         .select(F.concat(F.lit(AGENTS[block]), F.lit("/"), (F.col("id") % 97).cast("string")).alias("ua"),
+                 F.concat(F.lit("abcdef"[block]), F.lit("-"), (F.col("id") % 13).cast("string")).alias("word"),
+                 ((F.col("id") * 7919) % 6_000).alias("n"), F.col("id"))
+         .write.mode("append").parquet(data))
+    return data
+
+
 def main(out: str) -> None:
     spark = SparkSession.builder.appName("skipstone-cluster-test").getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
@@ -69,19 +80,22 @@ def main(out: str) -> None:
         "executors": len(sc.statusTracker().getExecutorInfos()),
         "python_worker_pids": sorted(set(sc.parallelize(range(8), 8).map(lambda _: os.getppid()).collect())),
     }
-    data = f"{out}/logs"
-    for block in range(6):  # one file per 1,000 ids, so each file holds one agent and one initial
-        (spark.range(block * 1_000, (block + 1) * 1_000, numPartitions=1)
-         .select(F.concat(F.lit(AGENTS[block]), F.lit("/"), (F.col("id") % 97).cast("string")).alias("ua"),
-                 F.concat(F.lit("abcdef"[block]), F.lit("-"), (F.col("id") % 13).cast("string")).alias("word"),
-                 ((F.col("id") * 7919) % 6_000).alias("n"), F.col("id"))
-         .write.mode("append").parquet(data))
+    data = write_logs(spark, f"{out}/logs")
     spark.udf.register("agent", agent)
     Skipstone.for_path(spark, data).build(Formatted("ua", agent, "agent"), Initials("word"), MinMax("id"))
     report["queries"] = [both_ways(spark, sql) for sql in (
         f"SELECT ua, count(*) FROM parquet.`{data}` WHERE agent(ua) = 'Safari' GROUP BY ua",
         f"SELECT word, n FROM parquet.`{data}` WHERE substr(word, 1, 1) = 'c' AND n < 3000",
         f"SELECT count(*), sum(n) FROM parquet.`{data}` WHERE id BETWEEN 1500 AND 2400",
+    )]
+
+    # The same files indexed from SQL alone: the build runs in the driver's JVM and the executors.
+    sql_data = write_logs(spark, f"{out}/sql_logs")
+    spark.sql(f"CREATE SKIPPING INDEX ON parquet.`{sql_data}` (MINMAX(id), VALUELIST(word))").collect()
+    report["sql_indexes"] = [r["index"] for r in spark.sql(f"DESCRIBE SKIPPING INDEX ON parquet.`{sql_data}`").collect()]
+    report["sql_queries"] = [both_ways(spark, sql) for sql in (
+        f"SELECT word, n FROM parquet.`{sql_data}` WHERE word = 'c-5'",
+        f"SELECT count(*), sum(n) FROM parquet.`{sql_data}` WHERE id BETWEEN 1500 AND 2400",
     )]
 
     table = f"{out}/table"

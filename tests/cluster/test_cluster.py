@@ -81,6 +81,14 @@ def test_indexes_built_with_python_roles_skip_without_changing_results(report: d
     assert {q["files_total"] for q in report["queries"]} == {6}
 
 
+def test_indexes_built_with_sql_skip_without_changing_results(report: dict[str, Any]) -> None:
+    assert report["sql_indexes"] == ["MinMax(id)", "ValueList(word, max_size=1000)"]
+    for query in report["sql_queries"]:
+        assert query["skipping"] == query["plain"] and query["skipping"], query["sql"]
+    # as for the Python build: 'c-5' lives in one of the 6 files, ids 1500..2400 in two
+    assert [(q["files_skipped"], q["files_total"]) for q in report["sql_queries"]] == [(5, 6), (4, 6)]
+
+
 def test_a_managed_table_is_created_and_optimized_without_losing_a_row(report: dict[str, Any]) -> None:
     assert report["created_files"] >= 8
     assert report["optimized_version"] == 2
