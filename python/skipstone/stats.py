@@ -54,7 +54,9 @@ class QueryStats:
 
 
 def last_query_stats(spark: SparkSession) -> QueryStats:
-    """Skipping statistics of the last query this session executed successfully.
+    """Skipping statistics of the last query this session executed successfully that read files
+    (statements that read none, such as ``SELECT 1`` or ``SHOW SKIPPING STATS``, leave the stats
+    of the query before them; SQL's ``SHOW SKIPPING STATS`` shows the same).
 
     Datasets without a Skipstone index do not appear; a query over none has empty stats.
 
