@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -71,6 +72,11 @@ def main(out: str) -> None:
     spark = SparkSession.builder.appName("skipstone-cluster-test").getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     sc = spark.sparkContext
+    # Workers register a little after the application starts (later on a busy machine): wait for
+    # both executors, or the first tasks all land on one of them.
+    deadline = time.monotonic() + 120
+    while len(sc.statusTracker().getExecutorInfos()) < 3 and time.monotonic() < deadline:
+        time.sleep(0.5)
     report: dict[str, Any] = {
         "master": sc.master,
         "jars": sc.getConf().get("spark.jars", ""),
