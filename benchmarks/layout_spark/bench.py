@@ -9,8 +9,10 @@ so the machine's load drifts over all methods alike. The adaptive table is optim
 AmoebaAdaptive (its calibrated defaults: SparkCost, the measured write multiplier) every
 `--optimize-every` queries, and that time counts: planning and rewriting. PAW is built from a
 history of the same templates drawn with another seed. Then the worst case: queries on random
-attributes with random ranges, on the same tables (their layouts never change) and on a new
-adaptive table. Every answer must equal the full scan's. The `deltalake` package's Z-order
+attributes with random ranges, on the same tables (their layouts never change) and on new
+adaptive tables. `adaptive-paw` starts from the same upfront tree and is optimized by
+BestOf(AmoebaAdaptive, PawRebuild): Amoeba's local rewrites or a PAW rebuild from the logged
+window, whichever saves more net of its cost. Every answer must equal the full scan's. The `deltalake` package's Z-order
 joins as an outside peer: files and bytes its min/max statistics let a reader skip (no wall
 clock: Spark here has no Delta reader).
 
@@ -68,6 +70,7 @@ def main() -> None:
     parser.add_argument("--sf", type=float, default=1.0, help="TPC-H scale factor (1; 10 for the large run)")
     parser.add_argument("--quick", action="store_true", help="SF 0.1, fewer queries: a few minutes")
     parser.add_argument("--queries", type=int, help="workload length (default 140; 42 with --quick)")
+    parser.add_argument("--random-queries", type=int, help="worst-case workload length (default: --queries)")
     parser.add_argument("--blocks", type=int, help="blocks per table (default 256; 64 with --quick)")
     parser.add_argument("--history", type=int, default=50, help="historical queries PAW is built from")
     parser.add_argument("--optimize-every", type=int, default=10)
@@ -76,7 +79,7 @@ def main() -> None:
     parser.add_argument("--cache", default=os.path.join(ROOT, "benchmarks", ".data"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workloads", default="templates,random", help="templates, random, or both")
-    parser.add_argument("--random-methods", default="fullscan,kd,amoeba,adaptive",
+    parser.add_argument("--random-methods", default="fullscan,kd,amoeba,adaptive,adaptive-paw",
                         help="the methods the random workload runs on (the worst case concerns adaptive)")
     args = parser.parse_args()
     scale = 0.1 if args.quick else args.sf
@@ -85,7 +88,7 @@ def main() -> None:
     name = f"tpch-sf{scale:g}" + ("-quick" if args.quick else "")
 
     from benchmarks.harness import session
-    from benchmarks.layout_spark.methods import CURVE_COLUMNS, DEFAULT, METHODS
+    from benchmarks.layout_spark.methods import CURVE_COLUMNS, DEFAULT, METHODS, POLICIES
     from benchmarks.layout_spark.tpch_data import denormalized
     from benchmarks.layout_spark.workload import random_workload, template_workload
 
@@ -117,11 +120,14 @@ def main() -> None:
             # the same tables (their layouts never change) but a new adaptive one, whose runs start afresh
             chosen = args.random_methods.split(",")
             fresh = {m: MethodRun(m, blocks=r.blocks, create_s=r.create_s) for m, r in runs.items() if m in chosen}
-            if "adaptive" in fresh:
-                new_runs, new_tables = _create_all(spark, df, ("adaptive",), block_rows, history, os.path.join(work, "random"))
-                tables["adaptive"], fresh["adaptive"] = new_tables["adaptive"], new_runs["adaptive"]
-            _run_workload(spark, source, random_workload(df, queries, args.seed + 2), fresh, tables, args)
-            result["random"] = {"queries": queries, "methods": as_json(fresh)}
+            adaptive = tuple(m for m in fresh if m in POLICIES)
+            if adaptive:
+                new_runs, new_tables = _create_all(spark, df, adaptive, block_rows, history, os.path.join(work, "random"))
+                for m in adaptive:
+                    tables[m], fresh[m] = new_tables[m], new_runs[m]
+            random_queries = args.random_queries or queries
+            _run_workload(spark, source, random_workload(df, random_queries, args.seed + 2), fresh, tables, args)
+            result["random"] = {"queries": random_queries, "methods": as_json(fresh)}
         result["load_average"].append(os.getloadavg())  # at the start and at the end
     finally:
         spark.stop()
@@ -156,8 +162,8 @@ def _create_all(spark: Any, df: Any, methods: tuple[str, ...], block_rows: int, 
 def _run_workload(spark: Any, source: str, workload: list[dict], runs: dict, tables: dict, args: Any) -> None:
     import skipstone
     from benchmarks.layout_spark.predicate_sql import to_sql
-    from skipstone.layout import AmoebaAdaptive
-    from skipstone.table.optimize import apply
+    from benchmarks.layout_spark.methods import POLICIES
+    from skipstone.table.optimize import apply, plan
 
     source_files = [os.path.join(source, n) for n in os.listdir(source) if n.endswith(".parquet")]
     source_bytes = sum(os.path.getsize(p) for p in source_files)
@@ -188,10 +194,11 @@ def _run_workload(spark: Any, source: str, workload: list[dict], runs: dict, tab
             run.per_query_bytes.append(run.bytes_read - sum(run.per_query_bytes))
             reference = answer if reference is None else reference
             run.wrong_answers += int(answer != reference)
-            if method == "adaptive" and (i + 1) % args.optimize_every == 0:
-                # t.optimize(policy) is _plan then apply: timed apart, to see what deciding costs
+            if method in POLICIES and (i + 1) % args.optimize_every == 0:
+                # t.optimize(policy)'s layout strategy is plan then apply: timed apart, to see what deciding costs
                 started = time.perf_counter()
-                planned = tables[method]._plan(AmoebaAdaptive(window=args.window))
+                table = tables[method]
+                planned = plan(spark, table.current(), table.workload(), POLICIES[method](args.window))
                 run.plan_s += time.perf_counter() - started
                 run.optimizations += 1
                 if planned is not None:

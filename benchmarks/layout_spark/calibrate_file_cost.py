@@ -10,6 +10,11 @@ over each method's totals (one equation per method: fewer points, a rougher answ
 per-file cost in bytes is per_file / per_byte: the bytes Spark reads in the time it spends
 opening one file.
 
+Reads measured directly (`--reads`): queries over subsets of the TPC-H files in two cuts of
+the same rows (`--blocks` files, and 8 times fewer, larger ones), so files and bytes vary apart
+and the fit separates the cost of opening a file from the cost of reading its bytes; the bench
+results are not needed then. Measure on a quiet machine: the load moves every coefficient.
+
 Rewrites (`--rewrites`, benchmarks/layout_spark/rewrite_cost.py): a managed table of the same
 TPC-H data has 1 to all of its blocks rewritten; seconds = fixed + per_byte x bytes. In the
 unit of reads, a rewrite of b bytes costs c x (b + job_bytes) with c = rewrite per_byte / read
@@ -26,7 +31,8 @@ import sys
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REWRITE_COUNTS = (64, 1, 32, 4, 16, 64, 1, 32, 4, 16)  # interleaved: the machine's load drifts over all sizes
+# fractions of the table's blocks, interleaved: the machine's load drifts over all sizes
+REWRITE_FRACTIONS = (1.0, 0.0, 0.5, 1 / 16, 1 / 4) * 2
 
 
 def fit(result: dict) -> dict[str, float]:
@@ -55,6 +61,47 @@ def spark_cost(reads: dict[str, float], rewrites: dict[str, float]) -> dict[str,
             "job_bytes": rewrites["rewrite_fixed_s"] / write * 1e9}
 
 
+def read_points(scale: float, blocks: int, repeats: int = 3) -> list[dict[str, float]]:
+    """Seconds of the bench's query shape over random subsets of files of two sizes."""
+    import random
+    import time
+
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    from benchmarks.harness import session
+    from benchmarks.layout_spark.tpch_data import denormalized
+
+    spark = session("skipstone-calibrate-reads")
+    try:
+        cache = os.path.join(ROOT, "benchmarks", ".data")
+        cuts = [denormalized(spark, scale, cache, blocks), denormalized(spark, scale, cache, max(1, blocks // 8))]
+        rng, points = random.Random(0), []
+        for _ in range(repeats):
+            for directory in cuts:
+                files = sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith(".parquet"))
+                for count in sorted({1, max(1, len(files) // 8), max(1, len(files) // 2), len(files)}):
+                    chosen = rng.sample(files, count)
+                    spark.read.parquet(*chosen).createOrReplaceTempView("calibration_subset")
+                    started = time.perf_counter()
+                    spark.sql("SELECT count(*), sum(l_extendedprice * (1 - l_discount)) FROM calibration_subset "
+                              "WHERE l_quantity >= 0").collect()
+                    points.append({"files": count, "bytes": float(sum(os.path.getsize(f) for f in chosen)),
+                                   "seconds": time.perf_counter() - started})
+        return points
+    finally:
+        spark.stop()
+
+
+def fit_reads(points: list[dict[str, float]]) -> dict[str, float]:
+    a = np.array([(1.0, p["bytes"], p["files"]) for p in points], dtype=np.float64)
+    y = np.array([p["seconds"] for p in points])
+    scale = a.max(axis=0)
+    (fixed, per_byte, per_file), *_ = np.linalg.lstsq(a / scale, y, rcond=None)
+    per_byte, per_file, fixed = per_byte / scale[1], per_file / scale[2], fixed / scale[0]
+    return {"points": len(y), "fixed_s": float(fixed), "seconds_per_gb": float(per_byte * 1e9),
+            "seconds_per_file": float(per_file),
+            "file_bytes": float(per_file / per_byte) if per_byte > 0 else float("nan")}
+
+
 def rewrite_points(scale: float, blocks: int) -> list[dict[str, float]]:
     sys.path.insert(0, os.path.join(ROOT, "python"))
     from benchmarks.harness import session
@@ -69,7 +116,8 @@ def rewrite_points(scale: float, blocks: int) -> list[dict[str, float]]:
         df = spark.read.parquet(denormalized(spark, scale, os.path.join(ROOT, "benchmarks", ".data"), blocks))
         table = Skipstone.create(spark, os.path.join(tempfile.mkdtemp(prefix="skipstone-calibrate-"), "t"), df,
                                  layout=KdTree(block_rows=max(1, df.count() // blocks)))
-        counts = [min(c, table.tree().block_count) for c in REWRITE_COUNTS]
+        total = table.tree().block_count
+        counts = [max(1, round(f * total)) for f in REWRITE_FRACTIONS]
         return measure_rewrites(spark, table, counts)
     finally:
         spark.stop()
@@ -79,19 +127,26 @@ def main() -> None:
     from benchmarks.layout_spark.rewrite_cost import fit_rewrites
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results", nargs="+", help="JSON results of make bench-layout (reads)")
+    parser.add_argument("results", nargs="*", help="JSON results of make bench-layout (reads; or --reads)")
+    parser.add_argument("--reads", action="store_true", help="time reads of file subsets instead (a few minutes)")
     parser.add_argument("--rewrites", action="store_true", help="also time rewrites on Spark (a few minutes)")
     parser.add_argument("--sf", type=float, default=0.1)
     parser.add_argument("--blocks", type=int, default=64)
     args = parser.parse_args()
-    reads = {}
+    reads: dict = {}
+    if args.reads:
+        reads = fit_reads(read_points(args.sf, args.blocks))
+        args.results = []
+        print("measured reads", json.dumps(reads, indent=1))
     for path in args.results:
         reads = fit(json.load(open(path)))
         print(path, json.dumps(reads, indent=1))
     if args.rewrites:
         points = rewrite_points(args.sf, args.blocks)
         rewrites = fit_rewrites(points)
-        calibrated = {"reads": reads, "reads_from": [os.path.relpath(p, ROOT) for p in args.results],
+        calibrated = {"reads": reads, "reads_from": [os.path.relpath(p, ROOT) for p in args.results] or
+                      [f"--reads --sf {args.sf:g} --blocks {args.blocks}"], "scale": args.sf, "blocks": args.blocks,
+                      "load_average": os.getloadavg(),
                       "rewrites": rewrites, "rewrite_points": points, "spark_cost": spark_cost(reads, rewrites)}
         print(json.dumps({k: calibrated[k] for k in ("rewrites", "spark_cost")}, indent=1))
         with open(os.path.join(ROOT, "benchmarks", "layout_spark", "results", "calibration.json"), "w") as out:

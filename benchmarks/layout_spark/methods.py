@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from skipstone.layout import Amoeba, Hilbert, KdTree, LayoutSpec, Paw, QdTree, Range, ZOrder
+from skipstone.layout import (Amoeba, AmoebaAdaptive, BestOf, Hilbert, KdTree, LayoutPolicy, LayoutSpec, Paw, PawRebuild,
+                              QdTree, Range, ZOrder)
 
 # What a Z-order user would pick: the columns the TPC-H templates filter most (dates, quantity, region).
 CURVE_COLUMNS = ("l_shipdate", "o_orderdate", "l_quantity", "r_name")
@@ -18,6 +19,7 @@ METHODS: dict[str, Callable[[int, Sequence[Mapping[str, Any]]], LayoutSpec | Non
     "hilbert": lambda b, h: Hilbert(columns=list(CURVE_COLUMNS), block_rows=b),
     "amoeba": lambda b, h: Amoeba(block_rows=b),
     "adaptive": lambda b, h: Amoeba(block_rows=b),  # the same upfront tree, then AmoebaAdaptive
+    "adaptive-paw": lambda b, h: Amoeba(block_rows=b),  # the same, then the better of Amoeba and a PAW rebuild
     # δ = 1% of each domain, as the simulator's runs; PAW's own estimate (§IV-E) on a history
     # that mixes templates is the whole domain (halves match only across templates), which
     # leaves PAW nothing to cut on but its k-d refinement
@@ -25,4 +27,11 @@ METHODS: dict[str, Callable[[int, Sequence[Mapping[str, Any]]], LayoutSpec | Non
     "paw-estimated": lambda b, h: Paw(queries=list(h), block_rows=b),
     "qdtree": lambda b, h: QdTree(queries=list(h), block_rows=b),
 }
-DEFAULT = ("fullscan", "range", "kd", "zorder", "hilbert", "amoeba", "adaptive", "paw", "paw-estimated")
+DEFAULT = ("fullscan", "range", "kd", "zorder", "hilbert", "amoeba", "adaptive", "adaptive-paw", "paw", "paw-estimated")
+
+# the tables optimized during the workload: method -> policy from the window (queries). Both use
+# the policies' calibrated defaults (SparkCost, the measured write multiplier).
+POLICIES: dict[str, Callable[[int], LayoutPolicy]] = {
+    "adaptive": lambda window: AmoebaAdaptive(window=window),
+    "adaptive-paw": lambda window: BestOf((AmoebaAdaptive(window=window), PawRebuild(window=window))),
+}

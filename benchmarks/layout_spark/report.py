@@ -35,17 +35,22 @@ def markdown(result: dict[str, Any]) -> str:
     load = result.get("load_average")
     lines = [
         f"**{result['name']}** — wall clock on Spark (local[2]): {result['rows']:,} rows, {result['blocks']} blocks "
-        f"of {result['block_rows']:,} rows, {result['queries']} queries per workload; the adaptive table is "
+        f"of {result['block_rows']:,} rows, {result['queries']} template queries; the adaptive tables are "
         f"optimized every {result['optimize_every']} queries over a window of {result['window']}.",
     ]
-    if load:
+    if load and max(l[0] for l in load) < 1.5:
+        lines += ["", f"Measured on a quiet machine (1-minute load average {load[0][0]:.1f} at the start, "
+                      f"{load[-1][0]:.1f} at the end)."]
+    elif load:
         lines += ["", f"Measured under load (other engineers' jobs on the same 2 cores; 1-minute load average "
                       f"{load[0][0]:.1f} at the start, {load[-1][0]:.1f} at the end): absolute seconds are noisy; "
                       "the ratios within one run are what count."]
     for key, title in WORKLOADS:
         runs = runs_of(result, key)
         if runs:
-            lines += ["", f"*{title}*", "", *_table(runs, result["queries"], result.get("deltalake") if key == "methods" else None)]
+            count = result["queries"] if key == "methods" else result[key].get("queries", result["queries"])
+            lines += ["", f"*{title}* ({count} queries)", "",
+                      *_table(runs, count, result.get("deltalake") if key == "methods" else None)]
     return "\n".join(lines) + "\n"
 
 

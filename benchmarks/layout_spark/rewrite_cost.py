@@ -34,13 +34,13 @@ class RewriteBlocks:
 
 def measure_rewrites(spark: Any, table: Any, counts: Sequence[int]) -> list[dict[str, float]]:
     """Rewrites ``count`` blocks of ``table`` for each count in turn; seconds and bytes of each."""
-    from skipstone.table.optimize import apply
+    from skipstone.table.optimize import apply, plan
 
     points = []
     for count in counts:
         files = table.current().files
         blocks = tuple(sorted({f.block for f in files})[:count])
-        planned = table._plan(RewriteBlocks(blocks))  # planning (reading log and sample) is not rewriting
+        planned = plan(spark, table.current(), table.workload(), RewriteBlocks(blocks))  # planning (reading log and sample) is not rewriting
         rewritten = [f for f in files if f.block in set(blocks)]
         started = time.perf_counter()
         apply(spark, planned)

@@ -12,7 +12,7 @@ from pyspark.sql import functions as F
 
 import skipstone
 from skipstone import Skipstone
-from skipstone.layout import AmoebaAdaptive, KdTree, PawRebuild, RowsRead
+from skipstone.layout import AmoebaAdaptive, BestOf, KdTree, PawRebuild, RowsRead
 from skipstone.table import manifest
 from tests.table.table_copies import copy_table
 from tests.table.table_data import as_multiset
@@ -203,6 +203,19 @@ def test_paw_rebuild_lays_the_whole_table_out_for_the_logged_workload(spark, sou
     assert read_after.bytes_total - read_after.bytes_skipped < read_before.bytes_total - read_before.bytes_skipped
     last = t.history().collect()[-1]
     assert last.policy == "PawRebuild" and "delta=" in json.loads(last.commit_info)["description"]
+
+
+def test_best_of_rewrites_with_the_proposal_that_pays_most_and_says_which(spark, source, queried_table):
+    t = queried_table
+    members = (AmoebaAdaptive(write_multiplier=2, cost_model=RowsRead()), PawRebuild(write_multiplier=2, cost_model=RowsRead()))
+    result = t.optimize(BestOf(members))
+    assert result is not None and result.benefit > result.cost
+    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+    expected = source.where("a < 1000").agg(F.count("*"), F.sum("v")).collect()
+    assert spark.sql(QUERY.format(root=t.root)).collect() == expected
+    last = t.history().collect()[-1]
+    assert last.policy == "BestOf"
+    assert json.loads(last.commit_info)["description"].split(":")[0] in {"AmoebaAdaptive", "PawRebuild"}
 
 
 def test_workload_logging_can_be_turned_off_for_a_session_or_a_table(spark, new_table):

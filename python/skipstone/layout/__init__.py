@@ -32,6 +32,7 @@ from skipstone.layout.specs import Amoeba, KdTree, Range, SizedSpec
 from skipstone.layout.curve_specs import Hilbert, ZOrder
 from skipstone.layout.workload_specs import Paw, QdTree
 from skipstone.layout.paw_rebuild import PawRebuild
+from skipstone.layout.best_of import BestOf
 from skipstone.layout.predicates import And, Between, Comparison, In, Not, Or, Predicate, parse_predicate
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import Column, ColumnKind, LayoutData, Schema
@@ -41,6 +42,7 @@ from skipstone.layout.tree import Group, GroupSplit, Leaf, PartitionTree, Split
 __all__ = [
     "Amoeba",
     "AmoebaAdaptive",
+    "BestOf",
     "Hilbert",
     "KdTree",
     "Paw",

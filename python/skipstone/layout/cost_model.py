@@ -1,8 +1,10 @@
 """What reading and rewriting blocks costs: rows (the papers' unit) or what Spark pays.
 
 A cost model prices the blocks a query touches from their row counts, and prices a rewrite:
-``c x (block_costs(rewritten blocks).sum() + job_cost)`` with c the policy's write multiplier
-(a written unit costs c read units). ``RowsRead`` is the Amoeba and PAW cost: Cost(T, q) =
+``c x (write_costs(rewritten blocks).sum() + job_cost)`` with c the policy's write multiplier
+(a written unit costs c read units). ``write_costs`` is optional and defaults to
+``block_costs``; ``SparkCost`` prices a rewrite by its bytes alone, since c was measured per
+byte rewritten (opening a file is a cost of reading it). ``RowsRead`` is the Amoeba and PAW cost: Cost(T, q) =
 sum of n_b and a rewrite costs c x its rows. ``SparkCost`` is bytes read plus, per file, the
 bytes Spark could have read in the time it spends opening one (footer, task, listing), and a
 fixed ``job_bytes`` per rewrite: the Spark job that reads, routes, writes, re-indexes and
@@ -25,7 +27,7 @@ own ``SparkCost`` to the policies.
 >>> rewrite_cost(RowsRead(), np.array([100.0, 100.0]), write_multiplier=4)
 800.0
 >>> rewrite_cost(SparkCost(bytes_per_row=50, file_bytes=1000, job_bytes=10_000), np.array([100.0]), write_multiplier=2)
-32000.0
+30000.0
 """
 
 from __future__ import annotations
@@ -36,12 +38,13 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-# Calibrated on Spark: benchmarks/layout_spark/results/calibration.json (see the module doc).
-# Reads: 12.8 s/GB and 1.5 ms per file opened; rewrites: 13.4 s per job plus 2,673 s/GB (the
-# rows are read, routed to their blocks, written, indexed and committed), under load.
-FILE_BYTES = 120_000.0  # a file opened costs as much as reading this many bytes
-JOB_BYTES = 5_000_000.0  # a rewrite's fixed cost (one Spark job): the bytes it rewrites meanwhile
-SPARK_WRITE_MULTIPLIER = 200.0  # a byte rewritten costs this many bytes read
+# Calibrated on Spark: benchmarks/layout_spark/results/calibration.json (see the module doc),
+# TPC-H SF 1 in 256 and 32 files, local[2]. Reads: 0.24 s per query, 3.1 s/GB and 3.8 ms per
+# file opened; rewrites: 3.3 s per job plus 205 s/GB (the rows are read, routed to their
+# blocks, shuffled, written, indexed and committed).
+FILE_BYTES = 1_250_000.0  # a file opened costs as much as reading this many bytes
+JOB_BYTES = 16_000_000.0  # a rewrite's fixed cost (one Spark job): the bytes it rewrites meanwhile
+SPARK_WRITE_MULTIPLIER = 66.0  # a byte rewritten costs this many bytes read
 
 
 @runtime_checkable
@@ -52,6 +55,13 @@ class CostModel(Protocol):
     job_cost: float
 
     def block_costs(self, rows: np.ndarray) -> np.ndarray: ...
+
+
+def write_costs(model: CostModel, rows: np.ndarray) -> np.ndarray:
+    """What rewriting blocks of ``rows`` costs before the write multiplier and the job: the
+    model's ``write_costs`` if it has one, else its read prices."""
+    priced = getattr(model, "write_costs", None)
+    return priced(rows) if callable(priced) else model.block_costs(rows)
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,14 @@ class SparkCost:
         files = np.where(rows > 0, np.ceil(rows / self.rows_per_file) if math.isfinite(self.rows_per_file) else 1.0, 0.0)
         return rows * self.bytes_per_row + files * self.file_bytes
 
+    def write_costs(self, rows: np.ndarray) -> np.ndarray:
+        """A rewrite is priced by its bytes: the write multiplier was measured per byte rewritten."""
+        return self.block_costs(rows) - np.where(np.asarray(rows) > 0, self._files(rows) * self.file_bytes, 0.0)
+
+    def _files(self, rows: np.ndarray) -> np.ndarray:
+        rows = np.asarray(rows, dtype=np.float64)
+        return np.where(rows > 0, np.ceil(rows / self.rows_per_file) if math.isfinite(self.rows_per_file) else 1.0, 0.0)
+
 
 def rewrite_cost(model: CostModel, rows: np.ndarray, write_multiplier: float) -> float:
     """c x (the rewritten blocks' price + the model's fixed cost of a rewrite); nothing when
@@ -108,7 +126,7 @@ def rewrite_cost(model: CostModel, rows: np.ndarray, write_multiplier: float) ->
     rows = np.asarray(rows, dtype=np.float64)
     if not rows.size:
         return 0.0
-    return float(write_multiplier * (model.block_costs(rows).sum() + getattr(model, "job_cost", 0.0)))
+    return float(write_multiplier * (write_costs(model, rows).sum() + getattr(model, "job_cost", 0.0)))
 
 
 def with_table_bytes(model: CostModel, bytes_per_row: float) -> CostModel:

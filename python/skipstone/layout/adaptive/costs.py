@@ -20,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from skipstone.layout.cost_model import CostModel as Pricing
-from skipstone.layout.cost_model import RowsRead
+from skipstone.layout.cost_model import RowsRead, write_costs
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.routing import compile_router
@@ -249,7 +249,8 @@ class CostModel:
         costs = self.window.touched(low, high)[:, 0] * price
         new = leaf.block < 0  # made by this plan: written anyway, free to restructure
         accessed = new or bool(self.current.touched(low, high)[:, 0].any())
-        return [NodeInfo(costs, accessed, accessed, 0.0 if new else price, leaf.rows)]
+        write = 0.0 if new else float(write_costs(self.pricing, np.array([leaf.rows], dtype=np.float64))[0])
+        return [NodeInfo(costs, accessed, accessed, write, leaf.rows)]
 
     def _prime(self, tree: PartitionTree, sample: LayoutData) -> None:
         """Annotate every leaf of the current tree in one batch."""
@@ -262,10 +263,11 @@ class CostModel:
         positions = tree.route(sample)
         order = np.argsort(positions, kind="stable")
         starts = np.searchsorted(positions[order], np.arange(len(leaves) + 1))
-        prices = self.pricing.block_costs(np.array([leaf.rows for leaf, _, _ in leaves], dtype=np.float64))
+        rows = np.array([leaf.rows for leaf, _, _ in leaves], dtype=np.float64)
+        prices, writes = self.pricing.block_costs(rows), write_costs(self.pricing, rows)
         for k, (leaf, _, _) in enumerate(leaves):
             accessed = bool(current_hit[k]) or leaf.block < 0
-            info = NodeInfo(window_hit[:, k] * prices[k], accessed, accessed, 0.0 if leaf.block < 0 else prices[k], leaf.rows)
+            info = NodeInfo(window_hit[:, k] * prices[k], accessed, accessed, 0.0 if leaf.block < 0 else writes[k], leaf.rows)
             self._remember(leaf, info)
             self._rows[id(leaf)] = (leaf, order[starts[k] : starts[k + 1]])
 

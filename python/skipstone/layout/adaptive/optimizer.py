@@ -29,7 +29,7 @@ import numpy as np
 
 from skipstone.layout.adaptive.costs import CostModel, QueryBoxes
 from skipstone.layout.cost_model import CostModel as Pricing
-from skipstone.layout.cost_model import RowsRead, rewrite_cost
+from skipstone.layout.cost_model import RowsRead, rewrite_cost, write_costs
 from skipstone.layout.adaptive.search import Cut, Search
 from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.queries import Query
@@ -150,3 +150,6 @@ class _WithoutJob:
 
     def block_costs(self, rows: np.ndarray) -> np.ndarray:
         return self.model.block_costs(rows)
+
+    def write_costs(self, rows: np.ndarray) -> np.ndarray:
+        return write_costs(self.model, rows)
