@@ -55,6 +55,7 @@ class MethodRun:
     per_query_s: list[float] = field(default_factory=list)
     per_query_files: list[int] = field(default_factory=list)  # for calibrating a per-file cost
     per_query_bytes: list[int] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)  # what each rewrite did (the policy's description)
 
     @property
     def optimize_s(self) -> float:
@@ -199,13 +200,21 @@ def _run_workload(spark: Any, source: str, workload: list[dict], runs: dict, tab
                 started = time.perf_counter()
                 table = tables[method]
                 planned = plan(spark, table.current(), table.workload(), POLICIES[method](args.window))
-                run.plan_s += time.perf_counter() - started
+                decided = time.perf_counter() - started
+                run.plan_s += decided
                 run.optimizations += 1
-                if planned is not None:
+                said = f"  optimize {method}: decided in {decided:.1f} s, "
+                if planned is None:
+                    print(said + "nothing pays", flush=True)
+                else:
                     started = time.perf_counter()
                     apply(spark, planned)
                     run.rewrite_s += time.perf_counter() - started
                     run.rewrites += 1
+                    run.changes.append(planned.change.description[:200])
+                    print(said + f"rewrote {len(planned.change.rewritten_blocks)} blocks in "
+                          f"{time.perf_counter() - started:.1f} s (benefit {planned.change.benefit:.3g}, cost "
+                          f"{planned.change.cost:.3g}): {planned.change.description[:120]}", flush=True)
         spark.conf.set("spark.skipstone.enabled", "true")
         print(f"  query {i + 1}/{len(workload)}: " + ", ".join(f"{m} {r.per_query_s[-1]:.2f}s" for m, r in runs.items()),
               flush=True)

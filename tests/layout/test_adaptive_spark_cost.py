@@ -124,3 +124,33 @@ def test_new_blocks_are_priced_at_the_rows_the_sample_stands_for(table, tree):
     plan = best_plan(tree, window_of(q, 13), q, quarter, options())
     assert plan is not None and plan.benefit == pytest.approx(13 * 40_000.0)
     assert [leaf.rows for leaf in plan.tree.leaves] == pytest.approx([400.0, 400.0])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_bound_that_skips_the_search_never_hides_a_plan_that_pays(seed):
+    """Random trees, windows and prices: every plan the search finds saves net of its writing at
+    most what ``most_any_rewrite_saves`` allows, so skipping the search below it loses nothing."""
+    from skipstone.layout import build_kd_tree
+    from skipstone.layout.cost_model import most_any_rewrite_saves, write_costs
+
+    rng = np.random.default_rng(seed)
+    data = LayoutData.from_columns({"a": rng.random(3000), "b": rng.integers(0, 50, 3000), "c": rng.random(3000)})
+    tree = build_kd_tree(data, block_rows=int(rng.integers(100, 400)))
+    model = [RowsRead(), SparkCost(bytes_per_row=float(rng.integers(10, 200)), file_bytes=float(rng.integers(0, 50_000)),
+                                   job_bytes=float(rng.integers(0, 100_000)))][seed % 2]
+    c = float(rng.choice([1.0, 2.0, 4.0]))
+    queries = []
+    for _ in range(int(rng.integers(3, 15))):
+        column = str(rng.choice(["a", "b", "c"]))
+        low = float(rng.random() * (50 if column == "b" else 1))
+        queries.append(Query.from_ranges(data.schema, {column: (low, low + float(rng.random()) * (10 if column == "b" else 0.3))}))
+    window = QueryWindow(horizon=1000)
+    for t, q in enumerate(queries):
+        window = window.add(t, q)
+    touches = np.sum([tree.touched(q) for q in queries], axis=0)
+    bound = most_any_rewrite_saves(model, tree.block_rows, touches, c)
+    options = OptimizerOptions(write_multiplier=c, cost_model=model)
+    found = [p for p in (best_plan(tree, window, q, data, options) for q in queries) if p is not None]
+    for plan in found:
+        rows = np.array([leaf.rows for leaf in tree.leaves if leaf.block in plan.rewritten_blocks])
+        assert plan.benefit - c * write_costs(model, rows).sum() <= bound + 1e-6

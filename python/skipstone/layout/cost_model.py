@@ -129,6 +129,21 @@ def rewrite_cost(model: CostModel, rows: np.ndarray, write_multiplier: float) ->
     return float(write_multiplier * (write_costs(model, rows).sum() + getattr(model, "job_cost", 0.0)))
 
 
+def most_any_rewrite_saves(model: CostModel, block_rows: np.ndarray, touches: np.ndarray,
+                           write_multiplier: float) -> float:
+    """An upper bound on benefit - cost of any rewrite, before its fixed job cost.
+
+    A rewrite of blocks S saves the window at most what its queries pay on S today (they pay
+    something, or nothing, after it) and costs c x the price of writing S: so no rewrite pays
+    when the sum over the blocks of max(0, touches x read price - c x write price) is at most
+    c x the job. ``touches``: how many window queries read each block. Policies use it to skip
+    a search that cannot find a rewrite worth its Spark job.
+    """
+    rows = np.asarray(block_rows, dtype=np.float64)
+    gains = np.asarray(touches, dtype=np.float64) * model.block_costs(rows) - write_multiplier * write_costs(model, rows)
+    return float(np.maximum(gains, 0.0).sum())
+
+
 def with_table_bytes(model: CostModel, bytes_per_row: float) -> CostModel:
     """The model with a table's measured bytes per row where it prices bytes and lacks one."""
     adapt = getattr(model, "with_bytes_per_row", None)

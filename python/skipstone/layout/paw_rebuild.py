@@ -64,6 +64,9 @@ class PawRebuild:
         history = [q for q in workload[-self.window:] if not q.boxes.is_empty]
         if not history or sample.rows == 0 or tree.total_rows <= 0:
             return None
+        cost = rewrite_cost(self.cost_model, tree.block_rows, self.write_multiplier)
+        if sum(tree.cost(q, self.cost_model) for q in history) <= cost:
+            return None  # it cannot save more than the window pays today: no need to build PAW's tree
         block_rows = self.block_rows or tree.total_rows / tree.block_count
         delta = self.delta if self.delta is not None else estimated_delta(sample, history)
         total = max(tree.total_rows, float(sample.rows))
@@ -72,7 +75,6 @@ class PawRebuild:
         first = int(tree.block_ids.max()) + 1
         rebuilt = PartitionTree(built.schema, renumber(built.root, first))
         benefit = sum(tree.cost(q, self.cost_model) - rebuilt.cost(q, self.cost_model) for q in history)
-        cost = rewrite_cost(self.cost_model, tree.block_rows, self.write_multiplier)
         if benefit <= cost:
             return None
         return LayoutChange(rebuilt, tuple(sorted(int(b) for b in tree.block_ids)), float(benefit), float(cost),

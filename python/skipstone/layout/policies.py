@@ -29,7 +29,8 @@ from typing import Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from skipstone.layout.adaptive.optimizer import OptimizerOptions, best_plan
-from skipstone.layout.cost_model import SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, rewrite_cost, with_table_bytes
+from skipstone.layout.cost_model import (SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, most_any_rewrite_saves, rewrite_cost,
+                                         with_table_bytes)
 from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
@@ -99,10 +100,11 @@ class AmoebaAdaptive:
         queries = [q for q in workload[-self.window:] if not q.boxes.is_empty]
         if not queries:
             return None
-        # no plan saves more than the window pays today, nor costs less than its cheapest block
-        # plus the job: when even that cannot pay, skip the search
-        today = sum(tree.cost(q, self.cost_model) for q in queries)
-        if today <= rewrite_cost(self.cost_model, np.array([min(tree.block_rows)]), self.write_multiplier):
+        # no plan saves the window more than it pays today on the blocks the plan rewrites: when
+        # no set of blocks could pay for its writing and the job, skip the search
+        touches = np.sum([tree.touched(q) for q in queries], axis=0)
+        bound = most_any_rewrite_saves(self.cost_model, tree.block_rows, touches, self.write_multiplier)
+        if bound <= self.write_multiplier * getattr(self.cost_model, "job_cost", 0.0):
             return None
         window = QueryWindow(float(len(queries) + 1))
         for t, q in enumerate(queries):
