@@ -71,7 +71,7 @@ def route_and_commit(spark: SparkSession, base: manifest.TableVersion, df: DataF
         failpoints.check(spark, f"{step}.afterWrite")
         live = [(base.absolute(f), f.size, f.modification_time) for f in base.files]
         new = [(w.path, w.size, w.mtime) for w in written]
-        metadata_version, counts = replace_metadata(spark, root, live + new, new) if written else \
+        metadata_version, counts = replace_metadata(spark, root, live + new, new, schema) if written else \
             (base.metadata_version, {})
         failpoints.check(spark, f"{step}.afterMetadata")
         added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]

@@ -81,7 +81,7 @@ def _compact(spark: SparkSession, base: manifest.TableVersion, selected: Compact
         removed = {f.path for f in selected.files}
         live = [(base.absolute(f), f.size, f.modification_time) for f in base.files if f.path not in removed]
         new = [(w.path, w.size, w.mtime) for w in written]
-        metadata_version, counts = replace_metadata(spark, root, live + new, new)
+        metadata_version, counts = replace_metadata(spark, root, live + new, new, schema)
         failpoints.check(spark, "optimize.compaction.afterMetadata")
         added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
         rewritten = sum(f.rows for f in selected.files)

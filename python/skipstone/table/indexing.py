@@ -9,6 +9,7 @@ from skipstone.indexes import IndexType
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.types import StructType
 
 FileTriple = tuple[str, int, int]  # canonical absolute path, size, modification time
 
@@ -16,13 +17,17 @@ FileTriple = tuple[str, int, int]  # canonical absolute path, size, modification
 class FileSetIndex(Skipstone):
     """A Skipstone dataset whose file listing is a given set of files."""
 
-    def __init__(self, spark: SparkSession, root: str, files: Sequence[FileTriple]) -> None:
+    def __init__(self, spark: SparkSession, root: str, files: Sequence[FileTriple],
+                 schema: StructType | None = None) -> None:
         super().__init__(spark, root, "parquet")
         self._paths = [path for path, _, _ in files]
+        self._schema = schema
 
     def _read(self, files: list[str] | None = None) -> DataFrame:
         # Exactly the version's files: the directory also holds files earlier versions replaced.
-        return self._spark.read.parquet(*(self._paths if files is None else files))
+        # The table's schema, when given, spares Spark inferring it from a footer (a job).
+        reader = self._spark.read if self._schema is None else self._spark.read.schema(self._schema)
+        return reader.parquet(*(self._paths if files is None else files))
 
     def _as_built(self, definition: Mapping[str, Any]) -> Skipstone:
         return self
@@ -51,8 +56,9 @@ def build_metadata(spark: SparkSession, root: str, files: Sequence[FileTriple],
 
 
 def replace_metadata(spark: SparkSession, root: str, live: Sequence[FileTriple],
-                     added: Sequence[FileTriple]) -> tuple[int, dict[str, int]]:
-    """Metadata for the files ``live`` of a new version, of which exactly ``added`` are new."""
-    index = FileSetIndex(spark, root, live)
+                     added: Sequence[FileTriple], schema: StructType | None = None) -> tuple[int, dict[str, int]]:
+    """Metadata for the files ``live`` of a new version, of which exactly ``added`` are new;
+    ``schema`` is the table's, when known."""
+    index = FileSetIndex(spark, root, live, schema)
     index.replace_files(added)
     return index.published()

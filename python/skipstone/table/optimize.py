@@ -103,7 +103,7 @@ def apply(spark: SparkSession, p: OptimizePlan, reason: str = "") -> OptimizeRes
         removed = {f.path for f in old}
         live = [(base.absolute(f), f.size, f.modification_time) for f in base.files if f.path not in removed]
         added_files = [(w.path, w.size, w.mtime) for w in written]
-        metadata_version, counts = replace_metadata(spark, root, live + added_files, added_files)
+        metadata_version, counts = replace_metadata(spark, root, live + added_files, added_files, schema)
         published = {path for path, _, _ in live + added_files}
         failpoints.check(spark, "optimize.afterMetadata")
         added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
