@@ -96,3 +96,10 @@ def _encoded(tree: PartitionTree, rows: list[Any]) -> LayoutData:
             else:
                 values[k, j] = math.inf if math.isnan(float(v)) else float(v)
     return LayoutData(tree.schema, values)
+
+
+def batch(spark, start: int, n: int):
+    """Rows a = start .. start + n - 1 and b = a % 7: what the append and continuous tests write."""
+    from pyspark.sql import functions as F
+
+    return spark.range(start, start + n).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))

@@ -13,13 +13,9 @@ from skipstone.errors import SkipstoneError
 from skipstone.layout import KdTree
 from tests.table.split_policy import SplitLargestBlock
 from tests.table.table_copies import copy_table
-from tests.table.table_data import as_multiset, unindexed
+from tests.table.table_data import as_multiset, batch, unindexed
 
 ROWS = 2000
-
-
-def batch(spark, start, n):
-    return spark.range(start, start + n).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))
 
 
 @pytest.fixture(scope="module")
