@@ -11,7 +11,6 @@ import threading
 import time
 
 import pytest
-from pyspark.sql import functions as F
 
 import skipstone
 from skipstone import Skipstone
