@@ -12,6 +12,12 @@ from skipstone.layout.schema import LayoutData, Schema
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+    from pyspark.sql.types import StructType
+
+# Spark infers a Parquet directory's schema from this file when it exists (before any data
+# file's footer), and never reads it as data: a reader that does not give a schema then
+# depends on no data file, so a vacuum deleting old files cannot fail its inference.
+SCHEMA_SUMMARY = "_common_metadata"
 
 
 def new_staging_dir(root: str, operation: str) -> str:
@@ -32,10 +38,13 @@ def write_sample(spark: SparkSession, root: str, sample: LayoutData) -> str:
     schema's order); returns its path relative to the root. Optimizations plan on it: rows
     move between blocks but never change, so the sample stays a sample of the table."""
     import pyarrow as pa
+    from pyspark.sql.types import DoubleType, StructField, StructType
 
     relative_dir = f"_skipstone/sample/{uuid.uuid4().hex}"
     table = pa.table({f"c{i}": sample.values[:, i] for i in range(sample.schema.width)})
-    spark.createDataFrame(table.to_pandas()).coalesce(1).write.parquet(f"{root}/{relative_dir}")
+    # the schema given: a table of no rows has an empty sample, from which Spark infers nothing
+    schema = StructType([StructField(f"c{i}", DoubleType()) for i in range(sample.schema.width)])
+    spark.createDataFrame(table.to_pandas(), schema).coalesce(1).write.parquet(f"{root}/{relative_dir}")
     return relative_dir
 
 
@@ -44,6 +53,24 @@ def read_sample(spark: SparkSession, root: str, relative_dir: str, schema: Schem
     values = np.column_stack([table.column(f"c{i}").to_numpy(zero_copy_only=False) for i in range(schema.width)]) \
         if table.num_rows else np.empty((0, schema.width))
     return LayoutData(schema, values.astype(np.float64))
+
+
+def write_schema_summary(spark: SparkSession, root: str, schema: StructType, staging: str) -> None:
+    """Write ``<root>/_common_metadata``: a Parquet file of no rows with the table's schema
+    (written by Spark, so its footer carries Spark's own schema), replacing any left by a
+    create that died before committing."""
+    jvm = spark._jvm  # type: ignore[union-attr]
+    directory = f"{staging}/schema-summary"
+    spark.createDataFrame([], schema).coalesce(1).write.parquet(directory)
+    fs = jvm.org.apache.hadoop.fs.Path(directory).getFileSystem(spark._jsparkSession.sessionState().newHadoopConf())
+    parts = [s.getPath() for s in fs.listStatus(jvm.org.apache.hadoop.fs.Path(directory))
+             if s.getPath().getName().startswith("part-")]
+    if len(parts) != 1:
+        raise RuntimeError(f"writing the schema summary of {root} gave {len(parts)} files, not one")
+    target = jvm.org.apache.hadoop.fs.Path(f"{root}/{SCHEMA_SUMMARY}")
+    fs.delete(target, False)
+    if not fs.rename(parts[0], target):
+        raise RuntimeError(f"could not move the schema summary of {root} into place")
 
 
 def delete(spark: SparkSession, path: str) -> None:
@@ -59,12 +86,12 @@ _SKIPSTONE_FILE = re.compile(r"b\d+-")
 
 def has_files_besides_leftovers(spark: SparkSession, path: str) -> bool:
     """True if ``path`` holds anything but what a create that died before committing left
-    (its container, without a log, and data files Skipstone named): such a directory may be
-    created again; the leftovers are never read and a vacuum deletes them."""
+    (its container, without a log, data files Skipstone named and the schema summary): such a
+    directory may be created again; the leftovers are never read and a vacuum deletes them."""
     jvm = spark._jvm  # type: ignore[union-attr]
     p = jvm.org.apache.hadoop.fs.Path(path)
     fs = p.getFileSystem(spark._jsparkSession.sessionState().newHadoopConf())
     if not fs.exists(p):
         return False
     names = [s.getPath().getName() for s in fs.listStatus(p)]
-    return any(n != "_skipstone" and not _SKIPSTONE_FILE.match(n) for n in names)
+    return any(n not in ("_skipstone", SCHEMA_SUMMARY) and not _SKIPSTONE_FILE.match(n) for n in names)

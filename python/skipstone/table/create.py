@@ -17,7 +17,8 @@ from skipstone.layout.tree import PartitionTree
 from skipstone.session import java_call, jvm_entry
 from skipstone.table import failpoints, manifest
 from skipstone.table.columns import layout_columns
-from skipstone.table.container import delete, has_files_besides_leftovers, new_staging_dir, relative, write_sample
+from skipstone.table.container import (delete, has_files_besides_leftovers, new_staging_dir, relative, write_sample,
+                                       write_schema_summary)
 from skipstone.table.indexing import build_metadata
 from skipstone.table.sample import draw_sample
 from skipstone.table.writer import WrittenFile, write_blocks
@@ -58,16 +59,18 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
         tree = layout.build(sample, block_rows, float(total))
     written: list[WrittenFile] = []
     metadata_version, rows = None, {}
-    if total > 0:
-        staging = new_staging_dir(root, "create")
-        try:
+    staging = new_staging_dir(root, "create")
+    try:
+        if total > 0:
             written = write_blocks(spark, df, tree, types, tree.block_ids.tolist(), staging, root,
                                    math.ceil(MAX_BLOCK_FACTOR * block_rows))
-        except Exception:
-            delete(spark, staging)
-            raise
-        failpoints.check(spark, "create.afterWrite")
+        write_schema_summary(spark, root, df.schema, staging)
+    except Exception:
         delete(spark, staging)
+        raise
+    failpoints.check(spark, "create.afterWrite")
+    delete(spark, staging)
+    if total > 0:
         requested = list(indexes)
         requested += [MinMax(c) for c in types if MinMax(c) not in requested]
         metadata_version, rows = build_metadata(spark, root, [(w.path, w.size, w.mtime) for w in written], requested)
