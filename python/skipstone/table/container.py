@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import re
+import threading
 import time
 import uuid
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -48,11 +50,29 @@ def write_sample(spark: SparkSession, root: str, sample: LayoutData) -> str:
     return relative_dir
 
 
+# Samples are immutable (a new one gets a new directory), so an optimize loop reads each once.
+_SAMPLES: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+_SAMPLES_KEPT = 4
+_SAMPLES_LOCK = threading.Lock()
+
+
 def read_sample(spark: SparkSession, root: str, relative_dir: str, schema: Schema) -> LayoutData:
-    table = spark.read.parquet(f"{root}/{relative_dir}").toArrow()
-    values = np.column_stack([table.column(f"c{i}").to_numpy(zero_copy_only=False) for i in range(schema.width)]) \
-        if table.num_rows else np.empty((0, schema.width))
-    return LayoutData(schema, values.astype(np.float64))
+    key = (root, relative_dir)
+    with _SAMPLES_LOCK:
+        values = _SAMPLES.get(key)
+        if values is not None:
+            _SAMPLES.move_to_end(key)
+    if values is None or values.shape[1] != schema.width:
+        table = spark.read.parquet(f"{root}/{relative_dir}").toArrow()
+        values = np.column_stack([table.column(f"c{i}").to_numpy(zero_copy_only=False) for i in range(schema.width)]) \
+            if table.num_rows else np.empty((0, schema.width))
+        values = values.astype(np.float64)
+        values.setflags(write=False)  # shared by every reader of this sample
+        with _SAMPLES_LOCK:
+            _SAMPLES[key] = values
+            while len(_SAMPLES) > _SAMPLES_KEPT:
+                _SAMPLES.popitem(last=False)
+    return LayoutData(schema, values)
 
 
 def write_schema_summary(spark: SparkSession, root: str, schema: StructType, staging: str) -> None:
