@@ -40,3 +40,29 @@ def test_statements_run_in_a_spark_sql_shell_and_errors_are_clear(spark, tmp_pat
     assert "== Skipstone ==" in out and "skipped 8 of 10 files" in out
     assert done.returncode != 0                                    # the last statement is wrong:
     assert "CREATE SKIPPING INDEX: PREFIX(s) needs OPTIONS (length ...)" in done.stderr
+
+
+@pytest.mark.skipif(spark_sql() is None, reason="pyspark's spark-sql script is not installed")
+def test_optimize_in_a_spark_sql_shell_compacts_and_names_what_needs_python(spark, tmp_path):
+    from pyspark.sql import functions as F
+
+    from skipstone.layout import KdTree
+
+    rows = lambda start, n: spark.range(start, start + n).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))
+    table = Skipstone.create(spark, str(tmp_path / "t"), rows(0, 1500), layout=KdTree(block_rows=500, columns=["a"]))
+    table.append(rows(0, 300))
+    table.append(rows(600, 300))
+    sql = (f"ALTER TABLE parquet.`{table.root}` SET TBLPROPERTIES ('optimize.strategies' = 'compaction'); "
+           f"OPTIMIZE parquet.`{table.root}`; "
+           f"OPTIMIZE parquet.`{table.root}` LAYOUT KD BY (b);")
+    import pyspark
+
+    env = dict(os.environ, SPARK_HOME=os.path.dirname(pyspark.__file__))
+    done = subprocess.run(
+        [spark_sql(), "--master", "local[1]", "--jars", jar_path(), "--conf", f"spark.sql.extensions={EXTENSION_CLASS}",
+         "--conf", "spark.ui.enabled=false", "-e", sql],
+        capture_output=True, text=True, timeout=300, cwd=str(tmp_path), env=env)
+    assert f'{table.root}\t{{"version":{table.version},"strategy":"compaction"' in done.stdout  # the JVM compacted
+    assert table.history().collect()[-1].strategy == "compaction"
+    assert done.returncode != 0                                    # a layout needs Python:
+    assert f"Run it from a shell: skipstone optimize {table.root} --layout kd --columns b" in done.stderr

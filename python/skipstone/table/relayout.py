@@ -49,21 +49,21 @@ _FROM_WORKLOAD = ("paw", "qdtree")
 def layout_spec(base: manifest.TableVersion, name: str, columns: Sequence[str], workload: DataFrame | None) -> LayoutSpec:
     """The spec ``LAYOUT name BY (columns)`` means for the table at ``base``, or an error naming
     the layout, the column or the missing workload."""
-    shown = f"LAYOUT {name.upper()}"
+    shown = f"LAYOUT {name.upper()} of {base.root}"
     if name not in _SPECS:
-        raise SkipstoneError(f"OPTIMIZE {base.root}: unknown {shown} (one of {', '.join(n.upper() for n in LAYOUTS)})")
+        raise SkipstoneError(f"{shown}: unknown layout (one of {', '.join(n.upper() for n in LAYOUTS)})")
     known = [c.name for c in base.tree.schema.columns]
     for c in columns:
         if c not in known:
-            raise SkipstoneError(f"OPTIMIZE {base.root} {shown}: no layout column {c!r} (the table's: {', '.join(known)})")
+            raise SkipstoneError(f"{shown}: no layout column {c!r} (the table's: {', '.join(known)})")
     queries: list[dict] = []
     if name in _FROM_WORKLOAD:
         if columns:
-            raise SkipstoneError(f"OPTIMIZE {base.root} {shown}: cuts where the logged queries cut; it takes no BY")
+            raise SkipstoneError(f"{shown}: it cuts where the logged queries cut and takes no columns")
         queries = _logged_predicates(workload, base)
         if not queries:
-            raise SkipstoneError(f"OPTIMIZE {base.root} {shown}: is built from the table's logged workload, "
-                                 "which holds no query with a predicate on its columns yet")
+            raise SkipstoneError(f"{shown}: it is built from the table's logged workload, which holds no query "
+                                 "with a predicate on the layout's columns yet")
     block_rows = max(1, round(float(base.properties["layout.blockRows"])))
     return _SPECS[name](block_rows, tuple(columns) or None, queries)
 
@@ -98,7 +98,7 @@ def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, column
         failpoints.check(spark, "optimize.relayout.afterMetadata")
         added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
         if sum(f.rows for f in added) != total:
-            raise SkipstoneError(f"OPTIMIZE {root} LAYOUT {name.upper()} wrote {sum(f.rows for f in added)} rows "
+            raise SkipstoneError(f"LAYOUT {name.upper()} of {root} wrote {sum(f.rows for f in added)} rows "
                                  f"for {total}; nothing was committed")
         reason = f"LAYOUT {name.upper()}" + (f" BY ({', '.join(columns)})" if columns else "") + \
             f": every block rewritten, {layout.block_count} blocks"
