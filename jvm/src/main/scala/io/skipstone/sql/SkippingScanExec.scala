@@ -67,10 +67,19 @@ final case class SkippingScanExec(child: SparkPlan) extends UnaryExecNode {
     SQLMetrics.postDriverMetricUpdates(sparkContext, executionId, metrics.values.toSeq)
   }
 
-  override def simpleString(maxFields: Int): String = scan.fold(nodeName) { case (s, index) =>
-    s"$nodeName ${index.datasetRoot}: " +
-      SkippingScanExec.listed(s, index, sparkContext).fold("not listed yet")(SkippingScanExec.describe)
+  /** The dataset and what was skipped (`skipped n of m files ...`), or "not listed yet" while a query's execution starts. */
+  private def skipping: Option[(String, String)] = scan.map { case (s, index) =>
+    index.datasetRoot -> SkippingScanExec.listed(s, index, sparkContext).fold("not listed yet")(SkippingScanExec.describe)
   }
+
+  override def simpleString(maxFields: Int): String =
+    skipping.fold(nodeName) { case (root, skipped) => s"$nodeName $root: $skipped" }
+
+  // EXPLAIN FORMATTED prints each node's details under its id, as Spark's own nodes do
+  override def verboseStringWithOperatorId(): String =
+    skipping.fold(s"\n$formattedNodeName\n") { case (root, skipped) =>
+      s"\n$formattedNodeName\nDataset: $root\nSkipping: $skipped\n"
+    }
 
   override protected def withNewChildInternal(newChild: SparkPlan): SparkPlan = copy(child = newChild)
 }
