@@ -14,7 +14,7 @@ import io.skipstone.query.{ListingStats, SkippingFileIndex}
 
 /**
  * What Skipstone skipped on one file scan, where Spark shows a scan's work: SQL metrics in the
- * SQL tab of Spark's UI (files before skipping, files skipped, bytes skipped) and a line in
+ * SQL tab of Spark's UI (files and bytes before skipping, files and bytes skipped) and a line in
  * `EXPLAIN` and `df.explain()`. It sits right above the scan and passes its rows or batches
  * through untouched (Spark's scan node has a fixed set of metrics and a constructor that differs
  * between Spark versions, so it cannot be extended).

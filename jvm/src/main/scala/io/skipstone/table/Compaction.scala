@@ -81,7 +81,7 @@ object Compaction {
       Failpoints.check("optimize.compaction.afterWrite")
 
       val metadataVersion = publishMetadata(session, root, kept ++ written.map(_.path), written.map(_.path), roles)
-      val counts = rowCounts(session, root, metadataVersion, written.map(_.path))
+      val counts = metadataVersion.fold(Map.empty[String, Long])(rowCounts(session, root, _, written.map(_.path)))
       Failpoints.check("optimize.compaction.afterMetadata")
 
       val added = written.map(w => DataFile(w.name, w.identity.size, w.identity.modificationTime, w.block, counts(w.path)))
@@ -92,7 +92,7 @@ object Compaction {
         ("filesAdded" -> added.size) ~ ("filesRemoved" -> removed.size) ~ ("blocksRewritten" -> selected.blocks) ~
         ("durationMs" -> math.round((System.nanoTime() - started) / 1e5) / 10.0)
       Tables.commit(session, root, base.version,
-        TableChange("OPTIMIZE", added, removed, None, Some(metadataVersion), Map.empty, info))
+        TableChange("OPTIMIZE", added, removed, None, metadataVersion, Map.empty, info))
     } catch {
       // not an injected failure: a killed process cleans nothing up either
       case NonFatal(e) if !e.isInstanceOf[InjectedFailure] =>
@@ -108,14 +108,15 @@ object Compaction {
 
   /**
    * Metadata for the files of the new version, of which exactly `added` are new: the other
-   * files' rows are kept, the new files' collected, as Python's `replace_metadata` does.
+   * files' rows are kept, the new files' collected, as Python's `replace_metadata` does. None
+   * when the version has no file at all (blocks of empty files compacted into nothing).
    */
   private def publishMetadata(session: SparkSession, root: String, live: Seq[String], added: Seq[String],
-                              roles: Option[PythonRoles]): Long = {
+                              roles: Option[PythonRoles]): Option[Long] = Option.when(live.nonEmpty) {
     val data = session.read.parquet(live: _*)
-    val subset = session.read.parquet(added: _*)
+    val subset = Option.when(added.nonEmpty)(session.read.parquet(added: _*))
     IndexBuild.replaceFiles(session, BuildSource(root, "parquet", Map.empty, None, Some(data.schema)), data,
-      Some(subset), roles.map(_.compute(subset)))
+      subset, for (r <- roles; s <- subset) yield r.compute(s))
   }
 
   private def rowCounts(session: SparkSession, root: String, metadataVersion: Long, paths: Seq[String]): Map[String, Long] = {
