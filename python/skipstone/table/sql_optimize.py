@@ -47,7 +47,7 @@ class SqlOptimizeHandler:
                 workload = table.workload() if layout["name"] in ("paw", "qdtree") else None
                 result = relayout(spark, base, layout["name"], layout["columns"], workload)
             return json.dumps([] if result is None else [_as_json(result)])
-        except SkipstoneError as e:  # the statement's error, in Skipstone's words
+        except (SkipstoneError, ValueError) as e:  # the statement's error (a spec's own checks raise ValueError)
             return json.dumps({"error": str(e)})
 
     class Java:
