@@ -44,7 +44,30 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     jars = [j for j in str(options.get("spark.jars", "")).split(",") if j.strip()]
     if jar_path() not in jars:
         jars.append(jar_path())
-    return builder.config("spark.sql.extensions", ",".join(extensions)).config("spark.jars", ",".join(jars))
+    configured = builder.config("spark.sql.extensions", ",".join(extensions)).config("spark.jars", ",".join(jars))
+    _register_sql_handler_on_create(configured)
+    return configured
+
+
+def _register_sql_handler_on_create(builder: SparkSession.Builder) -> None:
+    """SQL's ``OPTIMIZE`` runs Python's implementation once the session's driver registered it
+    (``skipstone.table.sql_optimize``); pyspark has no hook after a session is created, so the
+    builder's ``getOrCreate`` registers it. Any Skipstone Python call registers it too."""
+    create = builder.getOrCreate
+    if getattr(create, "_registers_skipstone", False):
+        return
+
+    def get_or_create() -> SparkSession:
+        spark = create()
+        if getattr(spark, "_jvm", None) is not None:  # a classic session (Spark Connect has no driver JVM here)
+            try:
+                jvm_entry(spark)
+            except SkipstoneError:
+                pass  # the extension is not active: the first Skipstone call says so, as before
+        return spark
+
+    get_or_create._registers_skipstone = True  # type: ignore[attr-defined]
+    builder.getOrCreate = get_or_create  # type: ignore[method-assign]
 
 
 def jvm_entry(spark: SparkSession) -> Any:
@@ -62,6 +85,9 @@ def jvm_entry(spark: SparkSession) -> Any:
             "skipstone.configure(SparkSession.builder), or start Spark with "
             f"--jars {jar_path()} --conf spark.sql.extensions={EXTENSION_CLASS}"
         ) from None
+    from skipstone.table.sql_optimize import register  # deferred: the table package imports this module
+
+    register(spark)
     return entry
 
 

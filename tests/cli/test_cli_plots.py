@@ -140,6 +140,28 @@ def test_optimize_commits_a_change_history_shows_and_keeps_the_rows(cli: Any, sp
     assert rows_of(spark, table) == rows_of(spark, source)
 
 
+def test_optimize_layout_rewrites_the_whole_table_under_it(cli: Any, spark: Any, source: str, table: str) -> None:
+    from skipstone import Skipstone
+
+    old = {f.path for f in Skipstone.for_path(spark, table).current().files}
+    result = json.loads(cli("optimize", table, "--layout", "hilbert", "--columns", "a,d", "--json").stdout)
+    assert (result["committed"], result["strategy"], result["files_removed"]) == (True, "layout", len(old))
+    current = Skipstone.for_path(spark, table).current()
+    assert (current.layout["curve"], current.layout["columns"]) == ("hilbert", ["a", "d"])
+    assert not old & {f.path for f in current.files}
+    assert rows_of(spark, table) == rows_of(spark, source)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--layout", "kd", "--policy", "paw-rebuild"], "give --policy or --layout, not both"),
+    (["--columns", "a"], "--columns goes with --layout"),
+    (["--layout", "kd", "--columns", "zz"], "no layout column 'zz'"),
+])
+def test_optimize_options_that_do_not_fit_are_named(cli: Any, table: str, args: list[str], message: str) -> None:
+    run = cli("optimize", table, *args)
+    assert run.exit_code == 1 and message in run.stderr
+
+
 def test_vacuum_dry_run_deletes_nothing(cli: Any, spark: Any, table: str) -> None:
     from skipstone import ManagedTable
 

@@ -135,15 +135,6 @@ def test_table_statements_on_a_plain_dataset_say_it_is_no_skipstone_table(spark,
         spark.sql(statement.format(f"parquet.`{events}`"))
 
 
-def test_optimize_says_how_to_run_it_since_layout_policies_are_python(spark, table):
-    with pytest.raises(IllegalArgumentException) as err:
-        spark.sql(f"OPTIMIZE parquet.`{table.root}` LAYOUT ZORDER BY (i, s)")
-    message = str(err.value)
-    assert "layout policies, which are Python" in message
-    assert f"Skipstone.for_path(spark, '{table.root}').optimize(" in message
-    assert f"skipstone optimize {table.root} --policy amoeba-adaptive" in message
-
-
 def test_drop_skipping_index_refuses_a_managed_table(spark, table):
     with pytest.raises(IllegalArgumentException, match="is a managed table"):
         spark.sql(f"DROP SKIPPING INDEX ON parquet.`{table.root}`")

@@ -12,6 +12,19 @@ from skipstone import EXTENSION_CLASS, MinMax, Skipstone, jar_path
 from tests.datasets import write_clustered
 
 
+def fragmented_table(spark, path: str):
+    """A managed table whose blocks hold more files than their rows need (two appends)."""
+    from pyspark.sql import functions as F
+
+    from skipstone.layout import KdTree
+
+    rows = lambda start, n: spark.range(start, start + n).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))
+    table = Skipstone.create(spark, path, rows(0, 1500), layout=KdTree(block_rows=500, columns=["a"]))
+    table.append(rows(0, 300))
+    table.append(rows(600, 300))
+    return table
+
+
 def spark_sql() -> str | None:
     found = os.path.join(os.path.dirname(sys.executable), "spark-sql")
     return found if os.path.exists(found) else shutil.which("spark-sql")
@@ -21,10 +34,13 @@ def spark_sql() -> str | None:
 def test_statements_run_in_a_spark_sql_shell_and_errors_are_clear(spark, tmp_path):
     root = write_clustered(str(tmp_path / "events"))
     Skipstone.for_path(spark, root).build(MinMax("k"))
+    table = fragmented_table(spark, str(tmp_path / "t"))
     sql = (f"DESCRIBE SKIPPING INDEX ON parquet.`{root}`; "
            f"SELECT count(*), max(s) FROM parquet.`{root}` WHERE k = 250; "
            "SHOW SKIPPING STATS; "
            f"EXPLAIN SELECT * FROM parquet.`{root}` WHERE k < 150; "
+           f"ALTER TABLE parquet.`{table.root}` SET TBLPROPERTIES ('optimize.strategies' = 'compaction'); "
+           f"OPTIMIZE parquet.`{table.root}`; "
            f"CREATE SKIPPING INDEX ON parquet.`{root}` (PREFIX(s));")
     import pyspark
 
@@ -38,5 +54,9 @@ def test_statements_run_in_a_spark_sql_shell_and_errors_are_clear(spark, tmp_pat
     assert "1\ts02-050" in out                                     # the query's answer
     assert "\tNULL\t10\t9\t1\t" in out                             # SHOW SKIPPING STATS: 9 of 10 skipped, 1 read
     assert "== Skipstone ==" in out and "skipped 8 of 10 files" in out
+    # OPTIMIZE without a Python driver: the JVM compacts (a layout would need Python: test_sql_optimize.py)
+    assert f'{table.root}\t{{"version":{table.version},"strategy":"compaction"' in out
+    assert table.history().collect()[-1].strategy == "compaction"
     assert done.returncode != 0                                    # the last statement is wrong:
     assert "CREATE SKIPPING INDEX: PREFIX(s) needs OPTIONS (length ...)" in done.stderr
+

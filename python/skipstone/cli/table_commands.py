@@ -26,6 +26,17 @@ class PolicyName(str, Enum):
     paw_rebuild = "paw-rebuild"
 
 
+class RelayoutName(str, Enum):
+    """The layouts of SQL's ``OPTIMIZE ... LAYOUT`` (``skipstone.table.relayout``)."""
+
+    amoeba = "amoeba"
+    kd = "kd"
+    paw = "paw"
+    qdtree = "qdtree"
+    zorder = "zorder"
+    hilbert = "hilbert"
+
+
 class LayoutName(str, Enum):
     amoeba = "amoeba"
     kdtree = "kdtree"
@@ -120,7 +131,12 @@ def register(app: typer.Typer) -> None:
     def optimize(
         ctx: typer.Context,
         table: str = typer.Argument(..., help=TABLE_HELP),
-        policy: PolicyName = typer.Option(..., "--policy", help="The layout policy that proposes a change."),
+        policy: Optional[PolicyName] = typer.Option(
+            None, "--policy", help="The layout policy that proposes a change (default: amoeba-adaptive)."),
+        layout: Optional[RelayoutName] = typer.Option(
+            None, "--layout", help="Rewrite the whole table under this layout instead (SQL's OPTIMIZE ... LAYOUT)."),
+        columns: Optional[str] = typer.Option(
+            None, "--columns", help="--layout: comma-separated layout columns (SQL's BY; zorder and hilbert need them)."),
         window: int = typer.Option(100, "--window", min=1, help="How many of the last logged queries it considers."),
         write_multiplier: Optional[float] = typer.Option(
             None, "--write-multiplier", min=0.0,
@@ -132,18 +148,34 @@ def register(app: typer.Typer) -> None:
         block_rows: Optional[int] = typer.Option(None, "--block-rows", help="paw-rebuild: rows per block (default: the table's)."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     ) -> None:
-        """Let a policy read the table's workload and rewrite the blocks whose new layout pays for itself."""
-        chosen = policy_for(policy, window, write_multiplier, max_rounds, delta, alpha, block_rows)
+        """Run one iteration of continuous optimization (the table's strategies: unindexed files, compaction,
+        then a policy that rewrites the blocks whose new layout pays for itself), or with --layout rewrite the
+        whole table under a layout."""
         spark = ctx.obj.spark
         t = open_table(spark, table)
+        if layout is not None:
+            if policy is not None:
+                raise SkipstoneError("give --policy or --layout, not both: --layout rewrites the whole table")
+            from skipstone.table.relayout import relayout
+
+            chosen_columns = [c.strip() for c in columns.split(",") if c.strip()] if columns else []
+            with spark_progress(spark, f"rewriting {table} under layout {layout.value}"):
+                workload = t.workload() if layout in (RelayoutName.paw, RelayoutName.qdtree) else None
+                result = relayout(spark, t.current(), layout.value, chosen_columns, workload)
+            emit_value({"committed": True, **dataclasses.asdict(result)}, f"optimized {table}", as_json)
+            return
+        if columns is not None:
+            raise SkipstoneError("--columns goes with --layout")
+        chosen = policy_for(policy or PolicyName.amoeba_adaptive, window, write_multiplier, max_rounds, delta, alpha,
+                            block_rows)
         with spark_progress(spark, f"optimizing {table} with {chosen.name}"):
             result = t.optimize(chosen)
         if result is None:
             if as_json:
                 emit_value({"committed": False}, "", as_json=True)
             else:
-                console.print(f"{chosen.name} found no change to {table} that pays for itself; nothing committed",
-                              highlight=False)
+                console.print(f"no strategy found anything to do on {table} ({chosen.name} found no change that "
+                              "pays for itself); nothing committed", highlight=False)
             return
         emit_value({"committed": True, **dataclasses.asdict(result)}, f"optimized {table}", as_json)
 

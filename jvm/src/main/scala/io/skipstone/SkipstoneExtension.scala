@@ -5,7 +5,7 @@ import org.apache.spark.sql.SparkSessionExtensions
 import io.skipstone.functions.SkipstoneFunctions
 import io.skipstone.query.SkippingRule
 import io.skipstone.sketch.SketchFunctions
-import io.skipstone.sql.SkipstoneSqlParser
+import io.skipstone.sql.{SkippingScanExec, SkipstoneSqlParser}
 import io.skipstone.table.ManagedTableRule
 
 /**
@@ -16,6 +16,9 @@ class SkipstoneExtension extends (SparkSessionExtensions => Unit) {
     // first: a managed table's relation lists its pinned version before the skipping rule wraps it
     extensions.injectOptimizerRule(ManagedTableRule.apply)
     extensions.injectOptimizerRule(SkippingRule.apply)
+    // what each wrapped scan skipped, as SQL metrics (Spark's UI) and in EXPLAIN; see SkippingScanExec
+    extensions.injectColumnar(_ => SkippingScanExec.Columnar)
+    extensions.injectQueryPostPlannerStrategyRule(_ => SkippingScanExec.Insert)
     // Skipstone's statements (docs/sql.md); everything else goes to Spark's parser
     extensions.injectParser((session, delegate) => new SkipstoneSqlParser(session, delegate))
     SketchFunctions.all.foreach(extensions.injectFunction)

@@ -25,11 +25,13 @@ object Tables {
     SnapshotJson.write(TableLog.read(session.sessionState.newHadoopConf(), root, version))
 
   /** Commits a change (JSON, see [[SnapshotJson.readChange]]) made against `readVersion`; the new entry. */
-  def commit(session: SparkSession, root: String, readVersion: Long, changeJson: String): String = {
-    val committed = try TableLog.commit(session.sessionState.newHadoopConf(), root, readVersion,
-      SnapshotJson.readChange(changeJson)) finally ManagedTables.invalidate(root)
-    SnapshotJson.write(committed)
-  }
+  def commit(session: SparkSession, root: String, readVersion: Long, changeJson: String): String =
+    SnapshotJson.write(commit(session, root, readVersion, SnapshotJson.readChange(changeJson)))
+
+  /** [[commit]] for the JVM's own operations: the change as data, the new snapshot. */
+  def commit(session: SparkSession, root: String, readVersion: Long, change: TableChange): Snapshot =
+    try TableLog.commit(session.sessionState.newHadoopConf(), root, readVersion, change)
+    finally ManagedTables.invalidate(root)
 
   /** The files other writers dropped into the root, oldest first: path (absolute), size, modification_time (ms). */
   def unindexed(session: SparkSession, root: String): DataFrame = {
@@ -39,7 +41,20 @@ object Tables {
     session.createDataFrame(rows.asJava, StructType.fromDDL("path STRING, size LONG, modification_time LONG"))
   }
 
-  /** One row per version, oldest first. */
+  /**
+   * The unindexed strategy's choice for version `version` (see [[UnindexedSelection]]) as JSON
+   * `{"paths", "bytes", "reason"}`, or null when no other writer's file waits.
+   */
+  def selectUnindexed(session: SparkSession, root: String, version: Long): String = {
+    val conf = session.sessionState.newHadoopConf()
+    val snapshot = TableLog.read(conf, root, version)
+    val settings = MaintenanceSettings.of(snapshot.properties, root)
+    UnindexedSelection.of(conf, root, snapshot, settings.unindexedFromMillis, settings.batchBytes).map { s =>
+      JsonMethods.compact(JsonMethods.render(
+        JObject("paths" -> JArray(s.paths.map(JString(_)).toList), "bytes" -> JLong(s.bytes), "reason" -> JString(s.reason))))
+    }.orNull
+  }
+
   /** The columns of [[history]] (Python's `t.history()`, SQL's `DESCRIBE HISTORY`). */
   val HistorySchema: StructType = StructType.fromDDL("version LONG, timestamp TIMESTAMP, operation STRING, " +
     "benefit DOUBLE, cost DOUBLE, rows_rewritten LONG, files_added LONG, files_removed LONG, files LONG, rows LONG, " +

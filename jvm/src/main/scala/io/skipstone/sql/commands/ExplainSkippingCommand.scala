@@ -8,7 +8,8 @@ import org.apache.spark.sql.execution.{CommandExecutionMode, FileSourceScanExec,
 import org.apache.spark.sql.execution.adaptive.{AdaptiveSparkPlanExec, QueryStageExec}
 import org.apache.spark.sql.execution.command.{ExplainCommand, LeafRunnableCommand}
 
-import io.skipstone.query.{ListingStats, SkippingFileIndex}
+import io.skipstone.query.SkippingFileIndex
+import io.skipstone.sql.{Explaining, SkippingScanExec}
 
 /**
  * Spark's `EXPLAIN`, followed by a `== Skipstone ==` section: per indexed scan, the files and
@@ -21,7 +22,8 @@ final case class ExplainSkippingCommand(explain: ExplainCommand) extends LeafRun
 
   override def run(session: SparkSession): Seq[Row] = {
     val section = ExplainSkippingCommand.section(session, explain)
-    explain.run(session).map(row => Row(row.getString(0) + section))
+    // marked: the plan's Skipstone nodes list their files as the query would, so the plan shows the numbers too
+    Explaining(explain.run(session)).map(row => Row(row.getString(0) + section))
   }
 }
 
@@ -42,14 +44,7 @@ object ExplainSkippingCommand {
     def static(filters: Seq[Expression]) = filters.filterNot(_.exists(_.isInstanceOf[PlanExpression[_]]))
     index.listFiles(static(scan.partitionFilters), static(scan.dataFilters))
     val stats = index.lastStats
-    s"Scan ${scan.relation} ${index.datasetRoot}: " + stats.fold("not listed")(describe)
-  }
-
-  def describe(stats: ListingStats): String = {
-    val byIndex = stats.skippedByIndex.collect { case (ix, n) if n > 0 => s"$ix: $n" }
-    stats.describe +
-      (if (byIndex.isEmpty) "" else byIndex.mkString("; files only this index ruled out: ", ", ", "")) +
-      (if (stats.unanswered.isEmpty) "" else stats.unanswered.mkString("; not used for skipping: ", ", ", ""))
+    s"Scan ${scan.relation} ${index.datasetRoot}: " + stats.fold("not listed")(SkippingScanExec.describe)
   }
 
   /** Each file scan of the plan with its file index, through adaptive stages and subqueries. */
