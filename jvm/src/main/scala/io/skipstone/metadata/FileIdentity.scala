@@ -46,26 +46,26 @@ object FileIdentity {
 
   /**
    * The current identity of each file, read from the file system now (never from a listing
-   * Spark may have cached); files that are gone are missing from the result.
+   * Spark may have cached), in the order of `paths`; None for a file that is gone.
    */
-  def current(paths: Seq[String], conf: Configuration): Map[String, FileIdentity] = {
+  def current(paths: IndexedSeq[String], conf: Configuration): Array[Option[FileIdentity]] = {
+    val out = Array.fill[Option[FileIdentity]](paths.length)(None)
     // Local files: one stat each, all of them at once on the driver's cores.
-    val (local, remote) = paths.partition(_.startsWith("file:"))
-    val localVector = local.toIndexedSeq
-    val localIdentities = localVector.iterator.zip(LocalIdentities.of(localVector).iterator)
-      .collect { case (p, Some(id)) => p -> id }
-    localIdentities.toMap ++ remote.groupBy(p => toPath(p).getParent).toSeq.flatMap { case (dir, inDir) =>
+    val (local, remote) = paths.indices.partition(i => paths(i).startsWith("file:"))
+    LocalIdentities.of(local.map(paths)).iterator.zip(local.iterator).foreach { case (id, i) => out(i) = id }
+    // Elsewhere a directory holding many candidates is listed once (one paged call on object stores).
+    remote.groupBy(i => toPath(paths(i)).getParent).foreach { case (dir, inDir) =>
       if (inDir.size >= ListDirectoryFrom) {
         val fs = dir.getFileSystem(conf)
-        val wanted = inDir.toSet
-        Try(fs.listStatus(dir).toSeq).getOrElse(Seq.empty).flatMap { s =>
-          val p = FilePaths.canonical(s.getPath.toUri)
-          Option.when(wanted(p))(p -> of(s))
+        val wanted = inDir.map(i => paths(i) -> i).toMap
+        Try(fs.listStatus(dir).toSeq).getOrElse(Seq.empty).foreach { s =>
+          wanted.get(FilePaths.canonical(s.getPath.toUri)).foreach(i => out(i) = Some(of(s)))
         }
-      } else inDir.flatMap { p =>
-        val path = toPath(p)
-        Try(path.getFileSystem(conf).getFileStatus(path)).toOption.map(s => p -> of(s))
+      } else inDir.foreach { i =>
+        val path = toPath(paths(i))
+        out(i) = Try(path.getFileSystem(conf).getFileStatus(path)).toOption.map(of)
       }
     }
+    out
   }
 }

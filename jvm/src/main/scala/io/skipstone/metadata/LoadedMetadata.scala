@@ -57,12 +57,20 @@ final class LoadedMetadata(val version: Long, declared: DatasetIndex, columns: M
   /** A row over this version's columns, to be positioned at a file (`rowId`) before each use. */
   def view(): ColumnarBatchRow = columns.view()
 
-  /** The file's position in the version if it was indexed, else -1; `path` is canonical. */
-  def position(path: String): Int = byPath(UTF8String.fromString(path))
+  /**
+   * The file's position in the version if it was indexed, else -1; `path` is canonical.
+   * `guess` is tried first: listings mostly come in the order the files were indexed, and a
+   * look at the next position is cheaper than hashing the path and probing memory at random.
+   */
+  def position(path: String, guess: Int = -1): Int = {
+    val utf8 = UTF8String.fromString(path)
+    if (guess >= 0 && guess < columns.count && !byPath.hasDuplicates && !paths.isNullAt(guess) && paths.getUTF8String(guess) == utf8) guess
+    else byPath(utf8)
+  }
 
   /** The position of the file if `listed` (size, mtime as Spark listed it) agrees with its metadata, else -1. */
-  def freshPosition(path: String, size: Long, modificationTime: Long): Int = {
-    val i = position(path)
+  def freshPosition(path: String, size: Long, modificationTime: Long, guess: Int = -1): Int = {
+    val i = position(path, guess)
     if (i >= 0 && sizes.getLong(i) == size && mtimes.getLong(i) == modificationTime) i else -1
   }
 
@@ -72,10 +80,6 @@ final class LoadedMetadata(val version: Long, declared: DatasetIndex, columns: M
   /** The identity of the file when it was indexed. */
   def identity(file: Int): FileIdentity = FileIdentity(sizes.getLong(file), mtimes.getLong(file),
     fingerprints.filterNot(_.isNullAt(file)).map(_.getUTF8String(file).toString))
-
-  /** The identities recorded for `paths`, for estimates and benchmarks that do not verify. */
-  def recordedIdentities(paths: Seq[String]): Map[String, FileIdentity] =
-    paths.flatMap(p => Some(position(p)).filter(_ >= 0).map(i => p -> identity(i))).toMap
 
   private val derivedObjects = new java.util.concurrent.ConcurrentHashMap[Any, AnyRef]()
 

@@ -29,11 +29,10 @@ case class QueryRead(schema: StructType, reader: ReaderSpec, resolver: Resolver)
  * A filter condition compiled against one metadata version: decides, file by file, whether a
  * file may hold a matching row. Pure apart from logging and `verify`, so it is tested without a query.
  *
- * @param verify the current identity of files about to be skipped, read from the file system
- *               at planning time (a file whose bytes may differ from the indexed ones is read)
+ * @param verification how files about to be skipped are confirmed unchanged since they were
+ *                     indexed (a file whose bytes may differ from the indexed ones is read)
  */
-class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRead,
-                  verify: Seq[String] => Map[String, FileIdentity])
+class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRead, verification: SkipVerification)
   extends Logging {
 
   private val root = metadata.definition.datasetRoot
@@ -114,97 +113,130 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
   /** A file with no rows cannot hold a matching one, whatever the condition. */
   private def isEmptyFile(file: Int): Boolean = metadata.rowCount(file) == 0L
 
-  /** Files the metadata rules out, in listing order, before the file system confirms them. */
+  /**
+   * Files the metadata rules out, in listing order, before the file system confirms them:
+   * parallel primitive arrays, so a million candidates cost no object each.
+   */
   private class Candidates(listed: Int) {
     /** For each listed file: its index among the candidates, or -1 (read it). */
     val of: Array[Int] = Array.fill(listed)(-1)
-    val paths = mutable.ArrayBuffer.empty[String]
-    val identities = mutable.ArrayBuffer.empty[FileIdentity]
-    val rows = mutable.ArrayBuilder.make[Long]
+    var count = 0
+    /** Canonical paths, for the file system's confirmation and for reports. */
+    var paths = new Array[String](64)
     /** Position in the held version, for per-index counts; -1 when evaluated with Spark. */
-    val files = mutable.ArrayBuilder.make[Int]
+    var files = new Array[Int](64)
+    /** Identities of candidates evaluated with Spark (the held version keeps its own). */
+    val ruledOut = mutable.HashMap.empty[Int, DistributedEvaluation.RuledOut]
 
-    def add(n: Int, path: String, identity: FileIdentity, numRows: Long, file: Int): Unit = {
-      of(n) = paths.size
-      paths += path
-      identities += identity
-      rows += numRows
-      files += file
+    def add(n: Int, path: String, file: Int): Unit = {
+      if (count == paths.length) {
+        paths = java.util.Arrays.copyOf(paths, count * 2)
+        files = java.util.Arrays.copyOf(files, count * 2)
+      }
+      of(n) = count
+      paths(count) = path
+      files(count) = file
+      count += 1
+    }
+
+    def identity(k: Int): FileIdentity = if (files(k) >= 0) metadata.identity(files(k)) else ruledOut(k).identity
+    def rows(k: Int): Long = if (files(k) >= 0) metadata.rowCount(files(k)) else ruledOut(k).numRows
+
+    /** Which candidates the file system confirms unchanged since they were indexed. */
+    def confirmed(verification: SkipVerification): Array[Boolean] = verification match {
+      case SkipVerification.Trusted => Array.fill(count)(true)
+      case fs: SkipVerification.FileSystem =>
+        val current = fs.current(paths.iterator.take(count).toIndexedSeq)
+        Array.tabulate(count)(k => current(k).contains(identity(k)))
     }
   }
 
   /**
    * One pass over the listing evaluates the clause on each listed file's metadata (a row view
    * moved from file to file over the version's columns), or looks the file up among those a
-   * Spark job over the metadata table ruled out; the candidates are then verified against the
-   * file system together, and a second pass drops those verified.
+   * Spark job over the metadata table ruled out; the candidates are then confirmed together
+   * (see [[SkipVerification]]), and a second pass drops those confirmed.
    *
    * @param session for versions evaluated with Spark; without one (size estimates, which run
    *                inside the optimizer) such versions skip nothing
    */
   def prune(directories: Seq[PartitionDirectory], session: Option[SparkSession] = None): (Seq[PartitionDirectory], ListingStats) = {
-    val listed = directories.iterator.map(_.files.size).sum
+    val listing = directories.iterator.flatMap(_.files).toArray
+    val listed = listing.length
     val candidates = new Candidates(listed)
-    var filesTotal, bytesTotal, unindexed = 0L
-    def eachListed(f: (FileStatusWithMetadata, String, Int) => Unit): Unit = {
-      var n = 0
-      directories.foreach(_.files.foreach { file =>
-        filesTotal += 1
-        bytesTotal += file.getLen
-        f(file, FilePaths.canonical(file.getPath.toUri), n)
-        n += 1
-      })
-    }
+    val paths = new Array[String](listed)
+    var bytesTotal, unindexed = 0L
+    listing.foreach(f => bytesTotal += f.getLen)
     val row = metadata.view()
     (metadata.distributedTable, session) match {
-      case (None, _) => eachListed { (f, path, n) =>
-        val file = metadata.freshPosition(path, f.getLen, f.getModificationTime)
-        if (file < 0) unindexed += 1
-        else {
-          row.rowId = file
-          if (isEmptyFile(file) || (isUseful && !eval(keep, row, path)))
-            candidates.add(n, path, metadata.identity(file), metadata.rowCount(file), file)
+      case (None, _) =>
+        // Spelling paths and finding them in the version is pure: on every core. Evaluating the
+        // clause (expressions need not be thread-safe) then runs here, over positions.
+        val positions = new Array[Int](listed)
+        Chunks.foreach(listed) { (from, until) =>
+          var previous = -1
+          var n = from
+          while (n < until) {
+            val f = listing(n)
+            paths(n) = FilePaths.canonical(f.getPath.toUri)
+            positions(n) = metadata.freshPosition(paths(n), f.getLen, f.getModificationTime, guess = previous + 1)
+            if (positions(n) >= 0) previous = positions(n)
+            n += 1
+          }
         }
-      }
+        var n = 0
+        while (n < listed) {
+          val file = positions(n)
+          if (file < 0) unindexed += 1
+          else {
+            row.rowId = file
+            if (isEmptyFile(file) || (isUseful && !eval(keep, row, paths(n)))) candidates.add(n, paths(n), file)
+          }
+          n += 1
+        }
       case (Some(table), Some(s)) =>
         val ruledOut = DistributedEvaluation.ruledOut(s, metadata, table, Option.when(isUseful)(translation.clause))
-        eachListed { (f, path, n) =>
-          ruledOut.get(path).filter(r => r.identity.size == f.getLen && r.identity.modificationTime == f.getModificationTime)
-            .foreach(r => candidates.add(n, path, r.identity, r.numRows, -1))
+        listing.indices.foreach { n =>
+          val f = listing(n)
+          paths(n) = FilePaths.canonical(f.getPath.toUri)
+          ruledOut.get(paths(n)).filter(r => r.identity.size == f.getLen && r.identity.modificationTime == f.getModificationTime)
+            .foreach { r => candidates.ruledOut(candidates.count) = r; candidates.add(n, paths(n), -1) }
         }
-      case (Some(_), None) => eachListed((_, _, _) => ())
+      case (Some(_), None) =>
     }
-    val files = candidates.files.result()
-    val rows = candidates.rows.result()
-    // Files the metadata rules out are skipped only if the file system confirms they are unchanged.
-    val current = if (files.isEmpty) Map.empty[String, FileIdentity] else verify(candidates.paths.toSeq)
-    val verified = files.indices.map(k => current.get(candidates.paths(k)).contains(candidates.identities(k))).toArray
-    val skippedCount = verified.count(identity)
-    unindexed += files.length - skippedCount
+    // Files the metadata rules out are skipped only once confirmed unchanged.
+    val confirmed = candidates.confirmed(verification)
+    val skippedCount = confirmed.count(identity)
+    unindexed += candidates.count - skippedCount
 
     var bytesSkipped, rowsSkipped = 0L
+    val attributing = keepByIndex.size > 1
     val skippedBy = mutable.LinkedHashMap(translators.map(_.index.describe -> 0L): _*)
+    var skippedByTheOnlyIndex = 0L
     var n = 0
     val kept = directories.map { dir =>
       dir.copy(files = dir.files.filter { f =>
         val k = candidates.of(n)
         n += 1
-        if (k < 0 || !verified(k)) true
+        if (k < 0 || !confirmed(k)) true
         else {
           bytesSkipped += f.getLen
-          rowsSkipped += rows(k)
-          val file = files(k)
+          rowsSkipped += candidates.rows(k)
+          val file = candidates.files(k)
           if (file >= 0 && !isEmptyFile(file)) {
-            row.rowId = file
-            attribute(row, candidates.paths(k), skippedBy)
+            if (attributing) {
+              row.rowId = file
+              attribute(row, candidates.paths(k), skippedBy)
+            } else skippedByTheOnlyIndex += 1
           }
           false
         }
       })
     }.filter(_.files.nonEmpty)
+    keepByIndex.headOption.filter(_ => !attributing).foreach { case (alone, _, _) => skippedBy(alone) += skippedByTheOnlyIndex }
     val notice = if (metadata.isDistributed && session.isEmpty) Seq("metadata evaluated with Spark only when files are listed")
       else Nil
-    (kept, ListingStats(root, filesTotal, skippedCount.toLong, bytesTotal, bytesSkipped, unindexed, unanswered ++ notice,
+    (kept, ListingStats(root, listed.toLong, skippedCount.toLong, bytesTotal, bytesSkipped, unindexed, unanswered ++ notice,
       if (metadata.isDistributed) Nil else skippedBy.toSeq, rowsSkipped))
   }
 }

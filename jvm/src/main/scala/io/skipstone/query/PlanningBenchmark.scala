@@ -1,5 +1,7 @@
 package io.skipstone.query
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.hadoop.fs.{FileStatus, Path}
 
 import org.apache.spark.sql.{DataFrame, SparkSession}
@@ -30,7 +32,7 @@ object PlanningBenchmark {
     // Synthetic files do not exist: take the metadata's word for their identity.
     val timings = (1 to runs).map { _ =>
       val start = System.nanoTime()
-      val (_, stats) = new FileSkipper(metadata, filter.condition, read, metadata.recordedIdentities).prune(listing)
+      val (_, stats) = new FileSkipper(metadata, filter.condition, read, SkipVerification.Trusted).prune(listing)
       (System.nanoTime() - start, stats)
     }
     val millis = timings.map(_._1 / 1e6).sorted
@@ -38,6 +40,24 @@ object PlanningBenchmark {
     JsonMethods.compact(JsonMethods.render(
       ("files" -> stats.filesTotal) ~ ("skipped" -> stats.filesSkipped) ~
         ("median_ms" -> millis(millis.size / 2)) ~ ("min_ms" -> millis.head) ~ ("max_ms" -> millis.last)))
+  }
+
+  /**
+   * The files pruning keeps of a listing of every indexed file, in the version's order or, with
+   * a `shuffleSeed`, shuffled (listings need not come in the order files were indexed).
+   */
+  def keptFiles(session: SparkSession, datasetRoot: String, filtered: DataFrame, shuffleSeed: Long): java.util.List[String] = {
+    val plan = filtered.asInstanceOf[ClassicDataset[_]].queryExecution.optimizedPlan
+    val filter = plan.collectFirst { case f: Filter => f }.getOrElse(
+      throw new IllegalArgumentException("the DataFrame has no filter to evaluate"))
+    val metadata = MetadataCache.current(session, datasetRoot).getOrElse(
+      throw new IllegalArgumentException(s"$datasetRoot has no Skipstone metadata"))
+    val files = listingOf(metadata)
+    val listing = if (shuffleSeed < 0) files else new scala.util.Random(shuffleSeed).shuffle(files)
+    val read = QueryRead(filter.child.schema, metadata.definition.reader, session.sessionState.conf.resolver)
+    val (kept, _) = new FileSkipper(metadata, filter.condition, read, SkipVerification.Trusted)
+      .prune(Seq(PartitionDirectory(InternalRow.empty, listing)))
+    kept.flatMap(_.files).map(_.getPath.toString).asJava
   }
 
   /** Every file of the version as Spark would list it (synthetic files do not exist). */

@@ -12,7 +12,7 @@ import org.apache.spark.sql.execution.datasources.{FileIndex, FileStatusWithMeta
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.SkipstoneConf
-import io.skipstone.metadata.{FileIdentity, LoadedMetadata, MetadataCache, ReaderSpec}
+import io.skipstone.metadata.{LoadedMetadata, MetadataCache, ReaderSpec}
 
 /**
  * Wraps a relation's file index: lists through the delegate (so Spark's partition pruning
@@ -54,19 +54,22 @@ class SkippingFileIndex(
     case _ => None
   }
 
-  private def skipper(metadata: LoadedMetadata, verify: Seq[String] => Map[String, FileIdentity]): FileSkipper = {
+  private def skipper(metadata: LoadedMetadata, verification: SkipVerification): FileSkipper = {
     val read = QueryRead(schema, ReaderSpec.of(reading, session), session.sessionState.conf.resolver)
-    new FileSkipper(metadata, condition, read, verify)
+    new FileSkipper(metadata, condition, read, verification)
   }
 
   override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] = {
     val listed = delegate.listFiles(partitionFilters, dataFilters)
+    // A misspelt setting fails the query with its name, rather than silently reading everything.
+    val verifyManaged = SkipstoneConf.verifyManagedFiles(session)
     val (kept, stats) =
       try {
         metadata match {
           case Some(metadata) if SkipstoneConf.enabled(session) =>
-            val conf = session.sessionState.newHadoopConf()
-            skipper(metadata, paths => FileIdentity.current(paths, conf)).prune(listed, Some(session))
+            val immutable = delegate.isInstanceOf[PinnedMetadataVersion] && !verifyManaged
+            val verification = SkipVerification.forListing(immutable, session.sessionState.newHadoopConf())
+            skipper(metadata, verification).prune(listed, Some(session))
           case _ => (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, "skipping disabled or index dropped"))
         }
       } catch {
@@ -89,7 +92,7 @@ class SkippingFileIndex(
         try {
           metadata.fold(full) { metadata =>
             val all = PartitionDirectory(InternalRow.empty, listed.allFiles().map(FileStatusWithMetadata(_)))
-            val (_, stats) = skipper(metadata, metadata.recordedIdentities).prune(Seq(all))
+            val (_, stats) = skipper(metadata, SkipVerification.Trusted).prune(Seq(all))
             math.max(1L, full - stats.bytesSkipped)
           }
         } catch {
