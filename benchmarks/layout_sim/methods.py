@@ -75,10 +75,18 @@ def _worst_case(c: BuildContext) -> list[Query]:
     return out
 
 
+def _shuffled_columns(c: BuildContext) -> list[str]:
+    """The k-d tree's columns in a random order (by ``seed``): which columns its few levels
+    reach is luck of the schema's order, which this takes out of a comparison."""
+    names = list(c.columns) if c.columns else [col.name for col in c.data.schema.columns]
+    return [names[i] for i in np.random.default_rng(c.seed).permutation(len(names))]
+
+
 METHODS: dict[str, Callable[[BuildContext], Layout]] = {
     "fullscan": _fullscan,
     "range": lambda c: build_range_tree(c.sample, c.range_column, c.block_rows, c.total_rows),
     "kd": lambda c: build_kd_tree(c.sample, c.block_rows, c.total_rows, c.columns),
+    "kd-shuffled": lambda c: build_kd_tree(c.sample, c.block_rows, c.total_rows, _shuffled_columns(c)),
     "amoeba": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, c.columns, seed=c.seed),
     "amoeba-hinted": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, weights=_hinted_weights(c), seed=c.seed),
     "adaptive": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, c.columns, seed=c.seed),

@@ -3,6 +3,7 @@ package io.skipstone.metadata
 import org.apache.spark.sql.catalyst.expressions.SpecializedGetters
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector
 import org.apache.spark.sql.types._
+import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatchRow}
 import org.apache.spark.unsafe.Platform
 
 /**
@@ -11,6 +12,27 @@ import org.apache.spark.unsafe.Platform
  * Returns the bytes the cell's value occupies, for the cache's accounting.
  */
 object ColumnAppender {
+  /**
+   * Appends a whole batch column: 64-bit and 32-bit columns without NULLs in one array copy
+   * (a million files' sizes, times and min/max values on a cold load), anything else cell by cell.
+   */
+  def appendColumn(to: WritableColumnVector, from: ColumnVector, rows: Int, dataType: DataType): Long =
+    dataType match {
+      case LongType | TimestampType | TimestampNTZType if !from.hasNull =>
+        to.appendLongs(rows, from.getLongs(0, rows), 0); 8L * rows
+      case IntegerType | DateType if !from.hasNull =>
+        to.appendInts(rows, from.getInts(0, rows), 0); 4L * rows
+      case _ =>
+        val row = new ColumnarBatchRow(Array(from))
+        var bytes, i = 0L
+        while (i < rows) {
+          row.rowId = i.toInt
+          bytes += append(to, row, 0, dataType)
+          i += 1
+        }
+        bytes
+    }
+
   def append(to: WritableColumnVector, from: SpecializedGetters, ordinal: Int, dataType: DataType): Long =
     if (from.isNullAt(ordinal)) {
       dataType match {

@@ -66,7 +66,12 @@ object MetadataReader {
         Array.empty[String], f.getModificationTime, f.getLen, Map.empty)
       // The vectorized reader hands out batches (typed as rows); the row-based one, rows.
       reader(file).asInstanceOf[Iterator[Any]].foreach {
-        case batch: ColumnarBatch => batch.rowIterator().asScala.foreach(copy)
+        case batch: ColumnarBatch =>
+          var c = 0
+          while (c < vectors.length) {
+            bytes(c) += ColumnAppender.appendColumn(vectors(c), batch.column(c), batch.numRows, schema(c).dataType)
+            c += 1
+          }
         case row: InternalRow => copy(row)
       }
     }
