@@ -17,8 +17,10 @@ def _pyplot():
     return plt
 
 
-def grouped_bars(name: str, title: str, ms: Sequence[Measurement], settings: Sequence[str]) -> str:
-    """Median time per query and setting; returns the markdown image link."""
+def grouped_bars(name: str, title: str, ms: Sequence[Measurement], settings: Sequence[str],
+                 log: bool = False) -> str:
+    """Median time per query and setting; returns the markdown image link. ``log`` when the
+    settings differ by orders of magnitude, so the fast ones stay visible."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 4))
     width = 0.8 / len(settings)
@@ -27,6 +29,8 @@ def grouped_bars(name: str, title: str, ms: Sequence[Measurement], settings: Seq
     ax.set_xticks([q + width * (len(settings) - 1) / 2 for q in range(len(ms))])
     ax.set_xticklabels([m.query for m in ms], rotation=15, ha="right", fontsize=8)
     ax.set_ylabel("median time (ms)")
+    if log:
+        ax.set_yscale("log")
     ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
