@@ -71,6 +71,7 @@ def _duckdb(spill: str) -> Iterator[Any]:
     import duckdb
 
     db = duckdb.connect(config={"memory_limit": "3GB", "threads": 2, "temp_directory": spill})
+    db.sql("SET enable_progress_bar = false")  # it would draw over the benchmark's log
     try:
         yield db
     finally:
