@@ -22,7 +22,7 @@ def grouped_bars(name: str, title: str, ms: Sequence[Measurement], settings: Seq
     """Median time per query and setting; returns the markdown image link. ``log`` when the
     settings differ by orders of magnitude, so the fast ones stay visible."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(9, 4))
+    fig, ax = plt.subplots(figsize=(11, 4))
     width = 0.8 / len(settings)
     for i, s in enumerate(settings):
         ax.bar([q + i * width for q in range(len(ms))], [m.seconds[s] * 1000 for m in ms], width, label=s)
@@ -32,7 +32,7 @@ def grouped_bars(name: str, title: str, ms: Sequence[Measurement], settings: Seq
     if log:
         ax.set_yscale("log")
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the axes: never over a bar
     fig.tight_layout()
     return _save(fig, plt, name)
 
