@@ -142,13 +142,14 @@ def write_doc(results: list[Result], tests: list[str], command: str, started: fl
 Skipstone's sources on every pyspark 4.x minor release on PyPI (the newest patch release of
 each): a venv per release, the jar built by that pyspark's own Scala compiler
 (`jvm/build_jar.py`), then the skipping tests on a copy of the sources. `make test` and CI pin
-one release (4.3, setup.py); this page is written by
+one release (4.3, setup.py). This page is written by
 
     {command}
 
-run {dt.date.today().isoformat()} in {(time.time() - started) / 60:.0f} min (Python {platform.python_version()},
-{java}; wall clock on 2 shared cores, downloads included). It downloads each pyspark (~400 MB)
-into {CACHE.replace(os.path.expanduser("~"), "~")}, so it is not part of CI's run.
+which last ran on {dt.date.today().isoformat()} and took {(time.time() - started) / 60:.0f} min in all (wall clock on
+2 shared cores; Python {platform.python_version()}; {java}). It downloads each pyspark (~400 MB,
+"install s" below; a release already in {CACHE.replace(os.path.expanduser("~"), "~")} takes a second),
+so it is not part of CI's run.
 
 | minor | pyspark | result | passed | failed | errors | skipped | install s | jar s | tests s |
 |---|---|---|---|---|---|---|---|---|---|
@@ -161,7 +162,9 @@ newest folder not after its pyspark's minor: today only Spark's `ParserInterface
 `parsePlanWithParameters` (and `ParameterContext`) in 4.1 and `parseTemporalTableIdentifier`
 and `splitStatements` (with `TemporalIdentifier` and `SqlStatementSplitResult`) in 4.3, so
 `SkipstoneSqlParser` has a folder for 4.0, for 4.1 and 4.2, and for 4.3 on. So the jar is built
-per minor: one built with 4.3 names 4.3-only classes in its parser.
+per minor, with the pyspark it runs on: one built with 4.3 stops on 4.0 at the first session
+(`NoSuchMethodError: ParserInterface.$init$`, a method 4.0's trait does not have), and its
+parser names classes only 4.3 has.
 {failures}"""
     with open(DOC, "w", encoding="utf-8") as f:
         f.write(text)
