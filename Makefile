@@ -2,7 +2,7 @@
 VENV   := .venv
 PY     := $(VENV)/bin/python
 JAR    := python/skipstone/jars/skipstone.jar
-SCALA  := $(shell find jvm/src/main/scala -name '*.scala')
+SCALA  := $(shell find jvm/src/main -name '*.scala')
 PYSPARK := pyspark>=4.3,<4.4
 
 .PHONY: install jar demo test bench bench-quick bench-scale bench-layout bench-layout-quick clean fuzz test-spark-versions

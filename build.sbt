@@ -14,5 +14,7 @@ lazy val skipstone = (project in file("jvm"))
       "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
     ),
     scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature"),
+    // what differs between Spark minors: the folder for sparkVersion's (jvm/build_jar.py picks by pyspark)
+    Compile / unmanagedSourceDirectories += baseDirectory.value / "src" / "main" / "spark-4.3",
     Compile / packageBin / artifactPath := baseDirectory.value / ".." / "python" / "skipstone" / "jars" / "skipstone.jar",
   )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,10 +20,13 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = os.path.join(ROOT, "jvm", "src", "main", "scala")
+# jvm/src/main/spark-X.Y/: what differs between Spark minors (Spark's parser interface, which
+# gains methods in 4.1 and 4.3); a build takes the newest folder not newer than its pyspark.
+PER_SPARK = os.path.join(ROOT, "jvm", "src", "main")
 DEFAULT_JAR = os.path.join(ROOT, "python", "skipstone", "jars", "skipstone.jar")
 
 
-def pyspark_jars_dir() -> str:
+def pyspark_module():
     try:
         import pyspark
     except ImportError as e:  # pragma: no cover - message for people installing by hand
@@ -30,7 +34,30 @@ def pyspark_jars_dir() -> str:
             "Building Skipstone's jar needs pyspark installed first (it carries the Scala "
             "compiler): pip install 'pyspark>=4.3,<4.4'"
         ) from e
-    return os.path.join(os.path.dirname(pyspark.__file__), "jars")
+    return pyspark
+
+
+def pyspark_jars_dir() -> str:
+    return os.path.join(os.path.dirname(pyspark_module().__file__), "jars")
+
+
+def minor(version: str) -> tuple[int, int]:
+    """(4, 1) for "4.1.4", "4.1.0.dev0", "spark-4.1"."""
+    found = re.search(r"(\d+)\.(\d+)", version)
+    if not found:
+        raise SystemExit(f"no Spark version in {version!r}")
+    return int(found.group(1)), int(found.group(2))
+
+
+def per_spark_sources(spark_version: str) -> str:
+    """The jvm/src/main/spark-X.Y folder for this Spark: the newest X.Y not after its minor."""
+    folders = {minor(name): os.path.join(PER_SPARK, name)
+               for name in os.listdir(PER_SPARK) if re.fullmatch(r"spark-\d+\.\d+", name)}
+    fitting = [m for m in folders if m[0] == minor(spark_version)[0] and m <= minor(spark_version)]
+    if not fitting:
+        raise SystemExit(f"Skipstone's Scala sources have no folder for Spark {spark_version} "
+                         f"(jvm/src/main/spark-X.Y: {sorted(folders)})")
+    return folders[max(fitting)]
 
 
 def one_jar(jars: str, prefix: str) -> str:
@@ -40,8 +67,9 @@ def one_jar(jars: str, prefix: str) -> str:
     return found[-1]
 
 
-def scala_sources() -> list[str]:
-    return sorted(glob.glob(os.path.join(SOURCES, "**", "*.scala"), recursive=True))
+def scala_sources(spark_version: str) -> list[str]:
+    return sorted(f for folder in (SOURCES, per_spark_sources(spark_version))
+                  for f in glob.glob(os.path.join(folder, "**", "*.scala"), recursive=True))
 
 
 def build(out_jar: str = DEFAULT_JAR) -> str:
@@ -56,7 +84,8 @@ def build(out_jar: str = DEFAULT_JAR) -> str:
         cmd = [java, "-Xss8m", "-cp", compiler_cp, "scala.tools.nsc.Main",
                "-release", "17", "-deprecation", "-feature",
                # scalac expands the trailing '*' itself; a hand-picked class path misses jars.
-               "-classpath", os.path.join(jars, "*"), "-d", classes, *scala_sources()]
+               "-classpath", os.path.join(jars, "*"), "-d", classes,
+               *scala_sources(pyspark_module().__version__)]
         if subprocess.run(cmd).returncode != 0:
             raise SystemExit("scalac failed to compile Skipstone's Scala sources (errors above)")
         os.makedirs(os.path.dirname(out_jar), exist_ok=True)

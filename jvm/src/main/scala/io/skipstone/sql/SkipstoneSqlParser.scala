@@ -5,7 +5,7 @@ import scala.util.control.NonFatal
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.{FunctionIdentifier, TableIdentifier}
 import org.apache.spark.sql.catalyst.expressions.Expression
-import org.apache.spark.sql.catalyst.parser.{ParameterContext, ParserInterface, SqlStatementSplitResult, TemporalIdentifier}
+import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.ExplainCommand
 import org.apache.spark.sql.types.{DataType, StructType}
@@ -16,14 +16,20 @@ import io.skipstone.sql.commands._
  * Spark's parser with Skipstone's statements in front (docs/sql.md). A statement whose leading
  * keywords are Skipstone's becomes a Skipstone command; anything else is Spark's parser's,
  * unchanged, except that an `EXPLAIN` also tells what each indexed scan skips.
+ *
+ * What every Spark 4.x has. `ParserInterface` gains methods from one minor to the next, with
+ * types the earlier minors lack (`parsePlanWithParameters` in 4.1; `parseTemporalTableIdentifier`
+ * and `splitStatements` in 4.3), so the concrete `SkipstoneSqlParser`, which forwards those too,
+ * is in a folder per Spark minor: `jvm/src/main/spark-4.x/`, the one for the pyspark that
+ * compiles the jar (jvm/build_jar.py picks it; docs/spark-versions.md).
  */
-class SkipstoneSqlParser(session: SparkSession, delegate: ParserInterface) extends ParserInterface {
+abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInterface) extends ParserInterface {
 
-  override def parsePlan(sqlText: String): LogicalPlan =
-    skipstonePlan(sqlText).getOrElse(withSkipping(delegate.parsePlan(sqlText)))
+  override def parsePlan(sqlText: String): LogicalPlan = parse(sqlText)(delegate.parsePlan(sqlText))
 
-  override def parsePlanWithParameters(sqlText: String, context: ParameterContext): LogicalPlan =
-    skipstonePlan(sqlText).getOrElse(withSkipping(delegate.parsePlanWithParameters(sqlText, context)))
+  /** A Skipstone statement's plan, or `spark`'s (Spark's parser's) with Skipstone's EXPLAIN. */
+  protected def parse(sqlText: String)(spark: => LogicalPlan): LogicalPlan =
+    skipstonePlan(sqlText).getOrElse(withSkipping(spark))
 
   private def skipstonePlan(sqlText: String): Option[LogicalPlan] = StatementGrammar.parse(sqlText) match {
     case StatementGrammar.NotOurs => None
@@ -66,11 +72,8 @@ class SkipstoneSqlParser(session: SparkSession, delegate: ParserInterface) exten
   override def parseTableIdentifier(sqlText: String): TableIdentifier = delegate.parseTableIdentifier(sqlText)
   override def parseFunctionIdentifier(sqlText: String): FunctionIdentifier = delegate.parseFunctionIdentifier(sqlText)
   override def parseMultipartIdentifier(sqlText: String): Seq[String] = delegate.parseMultipartIdentifier(sqlText)
-  override def parseTemporalTableIdentifier(sqlText: String): TemporalIdentifier =
-    delegate.parseTemporalTableIdentifier(sqlText)
   override def parseQuery(sqlText: String): LogicalPlan = delegate.parseQuery(sqlText)
   override def parseRoutineParam(sqlText: String): StructType = delegate.parseRoutineParam(sqlText)
-  override def splitStatements(sqlText: String): SqlStatementSplitResult = delegate.splitStatements(sqlText)
   override def parseTableSchema(sqlText: String): StructType = delegate.parseTableSchema(sqlText)
   override def parseDataType(sqlText: String): DataType = delegate.parseDataType(sqlText)
 }
