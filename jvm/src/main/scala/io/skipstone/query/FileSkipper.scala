@@ -117,28 +117,29 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
    * Files the metadata rules out, in listing order, before the file system confirms them:
    * parallel primitive arrays, so a million candidates cost no object each.
    */
-  private class Candidates(listed: Int) {
+  private class Candidates(paths: Array[String]) {
     /** For each listed file: its index among the candidates, or -1 (read it). */
-    val of: Array[Int] = Array.fill(listed)(-1)
+    val of: Array[Int] = Array.fill(paths.length)(-1)
     var count = 0
-    /** Canonical paths, for the file system's confirmation and for reports. */
-    var paths = new Array[String](64)
+    /** Position in the listing, whose canonical path is `paths(listed(k))`. */
+    var listed = new Array[Int](64)
     /** Position in the held version, for per-index counts; -1 when evaluated with Spark. */
     var files = new Array[Int](64)
     /** Identities of candidates evaluated with Spark (the held version keeps its own). */
     val ruledOut = mutable.HashMap.empty[Int, DistributedEvaluation.RuledOut]
 
-    def add(n: Int, path: String, file: Int): Unit = {
-      if (count == paths.length) {
-        paths = java.util.Arrays.copyOf(paths, count * 2)
+    def add(n: Int, file: Int): Unit = {
+      if (count == files.length) {
+        listed = java.util.Arrays.copyOf(listed, count * 2)
         files = java.util.Arrays.copyOf(files, count * 2)
       }
       of(n) = count
-      paths(count) = path
+      listed(count) = n
       files(count) = file
       count += 1
     }
 
+    def path(k: Int): String = paths(listed(k))
     def identity(k: Int): FileIdentity = if (files(k) >= 0) metadata.identity(files(k)) else ruledOut(k).identity
     def rows(k: Int): Long = if (files(k) >= 0) metadata.rowCount(files(k)) else ruledOut(k).numRows
 
@@ -146,7 +147,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
     def confirmed(verification: SkipVerification): Array[Boolean] = verification match {
       case SkipVerification.Trusted => Array.fill(count)(true)
       case fs: SkipVerification.FileSystem =>
-        val current = fs.current(paths.iterator.take(count).toIndexedSeq)
+        val current = fs.current((0 until count).map(path))
         Array.tabulate(count)(k => current(k).contains(identity(k)))
     }
   }
@@ -163,8 +164,8 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
   def prune(directories: Seq[PartitionDirectory], session: Option[SparkSession] = None): (Seq[PartitionDirectory], ListingStats) = {
     val listing = directories.iterator.flatMap(_.files).toArray
     val listed = listing.length
-    val candidates = new Candidates(listed)
     val paths = new Array[String](listed)
+    val candidates = new Candidates(paths)
     var bytesTotal, unindexed = 0L
     listing.foreach(f => bytesTotal += f.getLen)
     val row = metadata.view()
@@ -190,7 +191,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
           if (file < 0) unindexed += 1
           else {
             row.rowId = file
-            if (isEmptyFile(file) || (isUseful && !eval(keep, row, paths(n)))) candidates.add(n, paths(n), file)
+            if (isEmptyFile(file) || (isUseful && !eval(keep, row, paths(n)))) candidates.add(n, file)
           }
           n += 1
         }
@@ -200,7 +201,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
           val f = listing(n)
           paths(n) = FilePaths.canonical(f.getPath.toUri)
           ruledOut.get(paths(n)).filter(r => r.identity.size == f.getLen && r.identity.modificationTime == f.getModificationTime)
-            .foreach { r => candidates.ruledOut(candidates.count) = r; candidates.add(n, paths(n), -1) }
+            .foreach { r => candidates.ruledOut(candidates.count) = r; candidates.add(n, -1) }
         }
       case (Some(_), None) =>
     }
@@ -226,7 +227,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
           if (file >= 0 && !isEmptyFile(file)) {
             if (attributing) {
               row.rowId = file
-              attribute(row, candidates.paths(k), skippedBy)
+              attribute(row, candidates.path(k), skippedBy)
             } else skippedByTheOnlyIndex += 1
           }
           false
