@@ -88,6 +88,8 @@ METHODS: dict[str, Callable[[BuildContext], Layout]] = {
     "kd": lambda c: build_kd_tree(c.sample, c.block_rows, c.total_rows, c.columns),
     "kd-shuffled": lambda c: build_kd_tree(c.sample, c.block_rows, c.total_rows, _shuffled_columns(c)),
     "amoeba": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, c.columns, seed=c.seed),
+    "amoeba-paper": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, c.columns, seed=c.seed,
+                                                correlations=False),
     "amoeba-hinted": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, weights=_hinted_weights(c), seed=c.seed),
     "adaptive": lambda c: build_amoeba_tree(c.sample, c.block_rows, c.total_rows, c.columns, seed=c.seed),
     "zorder": lambda c: build_curve_layout(c.sample, "zorder", c.block_rows, c.total_rows, c.columns),

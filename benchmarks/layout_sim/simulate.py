@@ -27,6 +27,7 @@ from skipstone.layout.adaptive.window import QueryWindow
 from benchmarks.layout_sim.datasets import tpch_denormalized, weblog
 from skipstone.layout.layout import Layout
 from benchmarks.layout_sim.methods import METHODS, BuildContext
+from benchmarks.layout_sim.minmax_view import MinMaxView
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 from benchmarks.layout_sim.templates import iot_queries, tpch_queries
@@ -159,7 +160,8 @@ def simulate(args: argparse.Namespace) -> dict:
         if name == "adaptive":
             outcome = run_adaptive(layout, workload.queries, data, sample.sample(args.optimizer_sample, args.seed), args.window, options)
         else:
-            outcome = run_static(layout, workload.queries, matched, args.block_rows)
+            seen = MinMaxView.of(layout, data) if args.descriptors == "minmax" else layout
+            outcome = run_static(seen, workload.queries, matched, args.block_rows)
         results[name] = asdict(summarize(outcome, matched, data.rows, args.block_rows, args.write_multiplier, seconds, layout.block_count))
         print(_line(name, results[name]), file=sys.stderr)
     settings = {k: v for k, v in vars(args).items() if k not in ("out",)}
@@ -208,6 +210,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--write-multiplier", type=float, default=4.0, help="Amoeba's c")
     p.add_argument("--objective", default="net", choices=["net", "ratio"], help="how the optimizer ranks plans")
     p.add_argument("--range-column", default="", help="column of the single-column range layout")
+    p.add_argument("--descriptors", default="cuts", choices=["cuts", "minmax"],
+                   help="what a static layout's blocks are skipped by: the tree's cuts, or the min/max of every "
+                        "column over each block's rows (what Skipstone's per-file statistics give)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="", help="write the JSON result here (default: stdout)")
     return p

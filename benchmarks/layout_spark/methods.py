@@ -26,6 +26,7 @@ METHODS: dict[str, Callable[[int, Sequence[Mapping[str, Any]]], LayoutSpec | Non
     "zorder": lambda b, h: ZOrder(columns=list(CURVE_COLUMNS), block_rows=b),
     "hilbert": lambda b, h: Hilbert(columns=list(CURVE_COLUMNS), block_rows=b),
     "amoeba": lambda b, h: Amoeba(block_rows=b),
+    "amoeba-paper": lambda b, h: Amoeba(block_rows=b, correlations=False),  # the paper's Algorithm 1
     "adaptive": lambda b, h: Amoeba(block_rows=b),  # the same upfront tree, then AmoebaAdaptive
     "adaptive-paw": lambda b, h: Amoeba(block_rows=b),  # the same, then the better of Amoeba and a PAW rebuild
     # δ = 1% of each domain, as the simulator's runs; PAW's own estimate (§IV-E) on a history

@@ -59,7 +59,7 @@ def summary(plan: RepartitionPlan | None) -> dict | None:
 def plans_on_seeded_windows() -> dict[str, list[dict | None]]:
     rng = np.random.default_rng(0)
     data = LayoutData.from_columns({n: rng.random(60_000) for n in NAMES})
-    tree = build_amoeba_tree(data, 100 * data.rows / 512, 100 * data.rows).with_counts(data, 100.0)
+    tree = build_amoeba_tree(data, 100 * data.rows / 512, 100 * data.rows, correlations=False).with_counts(data, 100.0)
     sample = data.sample(8_000, 0)
     out = {}
     for label, queries in (("uniform", uniform_ranges(data, 30, NAMES[:3], max_range=0.3, seed=3)),

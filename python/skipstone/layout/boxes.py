@@ -141,3 +141,20 @@ def touching(low: np.ndarray, high: np.ndarray, query: BoxSet) -> np.ndarray:
     for k in range(query.count):
         hit |= np.all((low < query.high[k]) & (high > query.low[k]), axis=1)
     return hit
+
+
+def block_bounding_boxes(values: np.ndarray, positions: np.ndarray, blocks: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per block, the smallest box holding its rows (`positions[i]` is row i's block), as
+    half-open (low, high] arrays of shape (blocks, columns); an empty block gets an empty box.
+    This is what per-file min/max statistics let a reader skip by."""
+    width = values.shape[1]
+    low = np.full((blocks, width), np.inf)
+    high = np.full((blocks, width), -np.inf)
+    order = np.argsort(positions, kind="stable")
+    present, starts = np.unique(positions[order], return_index=True)
+    if len(present):
+        ordered = values[order]
+        low[present] = np.minimum.reduceat(ordered, starts, axis=0)
+        high[present] = np.maximum.reduceat(ordered, starts, axis=0)
+    # half-open (low, high]: step just below the smallest value
+    return np.nextafter(low, -np.inf), high

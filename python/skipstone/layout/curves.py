@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from skipstone.layout.boxes import block_bounding_boxes
 from skipstone.layout.builders.median import check_block_rows, sample_scale
 from skipstone.layout.layout import Descriptors, Layout
 from skipstone.layout.layout_json import FORMAT, VERSION, bounds_from_json, bounds_to_json
@@ -71,7 +72,7 @@ class CurveLayout(Layout):
     def with_counts(self, data: LayoutData, scale: float = 1.0, keys: np.ndarray | None = None) -> CurveLayout:
         """Row counts and descriptor boxes from the rows `data` puts in each block."""
         positions = self.route(data) if keys is None else self.positions_of(keys)
-        low, high = _bounding_boxes(data.values, positions, len(self.rows), data.schema)
+        low, high = block_bounding_boxes(data.values, positions, len(self.rows))
         counts = np.bincount(positions, minlength=len(self.rows)).astype(np.float64) * scale
         return CurveLayout(self.schema, self.curve, self.columns, self.bits, self.edges, self.boundaries, counts, low, high)
 
@@ -175,16 +176,3 @@ def hilbert_keys(codes: np.ndarray, bits: int) -> np.ndarray:
     x ^= t[:, None]
     return zorder_keys(x, bits)
 
-
-def _bounding_boxes(values: np.ndarray, positions: np.ndarray, blocks: int, schema: Schema) -> tuple[np.ndarray, np.ndarray]:
-    width = values.shape[1]
-    low = np.full((blocks, width), np.inf)
-    high = np.full((blocks, width), -np.inf)
-    order = np.argsort(positions, kind="stable")
-    present, starts = np.unique(positions[order], return_index=True)
-    if len(present):
-        ordered = values[order]
-        low[present] = np.minimum.reduceat(ordered, starts, axis=0)
-        high[present] = np.maximum.reduceat(ordered, starts, axis=0)
-    # descriptors are half-open (low, high]: step just below the smallest value
-    return np.nextafter(low, -np.inf), high

@@ -4,7 +4,7 @@ registered with ``@layout_spec``. A new layout is one decorated class; no list t
 
 >>> from skipstone.layout import Amoeba
 >>> layout_spec_from_json(Amoeba(block_rows=500, columns=["a"]).to_json())
-Amoeba(block_bytes=134217728, block_rows=500, columns=('a',), seed=0)
+Amoeba(block_bytes=134217728, block_rows=500, columns=('a',), seed=0, correlations=True)
 >>> layout_spec_from_json('{"kind": "Amoeba", "block_rows": 500}').block_rows
 500
 """

@@ -72,14 +72,27 @@ class SizedSpec:
 class Amoeba(SizedSpec):
     """Amoeba's robust upfront tree (no workload needed): every column gets its share of cuts.
 
+    ``correlations`` (default True) counts a cut toward every column it separates, since
+    per-file min/max skip by correlated columns too; ``False`` is the paper's Algorithm 1
+    (``skipstone.layout.builders.amoeba_upfront`` says how and what it gains).
+
     >>> Amoeba(block_bytes=64 << 20, columns=["l_shipdate", "l_quantity"]).columns
     ('l_shipdate', 'l_quantity')
+    >>> Amoeba(block_rows=1_000, correlations=False).correlations
+    False
     """
 
     seed: int = 0
+    correlations: bool = True
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.correlations, bool):
+            raise ValueError(f"Amoeba: correlations must be True or False, got {self.correlations!r}")
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
-        return build_amoeba_tree(sample, block_rows, total_rows, self.columns, seed=self.seed)
+        return build_amoeba_tree(sample, block_rows, total_rows, self.columns, seed=self.seed,
+                                 correlations=self.correlations)
 
 
 @layout_spec

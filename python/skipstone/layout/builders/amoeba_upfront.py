@@ -6,6 +6,15 @@ the median of the sample rows reaching the node. Each assignment spends
 2 / 2^(levels above the node) of that attribute's allocation, i.e. DataFraction * Fanout.
 Optional weights (workload hints, §6.4) split the allocation in proportion.
 
+Where we go past the paper: with ``correlations=True`` (the default) a node takes the column
+whose median cut saves point queries the most rows when files are skipped by the min/max of
+every column (``skipping_gain``), leastAllocated's order breaking ties. That credits a cut on
+o_orderdate to the correlated l_shipdate too, and stops cutting a column once its range at the
+node is narrow. ``correlations=False`` is the paper's Algorithm 1. On TPC-H at SF 1 (256 blocks,
+simulated with min/max descriptors, seed 0; docs/layout.md) the upfront tree goes from 1.99x to
+2.88x over a full scan on the templates (k-d 2.73x) and from 1.24x to 1.30x on random attributes
+(k-d 1.27x); on Spark it read the fewest bytes on the templates (34.5 %, k-d 36.8 %).
+
 >>> import numpy as np
 >>> from skipstone.layout.schema import LayoutData
 >>> rng = np.random.default_rng(0)
@@ -24,6 +33,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from skipstone.layout.builders.median import check_block_rows, median_cut, sample_scale
+from skipstone.layout.builders.skipping_gain import SkippingGain
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.tree import Leaf, Node, PartitionTree, Split, renumber
 
@@ -35,10 +45,12 @@ def build_amoeba_tree(
     columns: Sequence[str] | None = None,
     weights: Mapping[str, float] | None = None,
     seed: int = 0,
+    correlations: bool = True,
 ) -> PartitionTree:
     """The robust upfront tree over `columns` (default: all), with floor(log2(total/block))
     levels. `weights` maps column names to relative allocation (missing columns get 0 when
-    weights are given)."""
+    weights are given). `correlations`: choose cuts by their skipping gain on every column (the
+    module's doc); False is the paper's Algorithm 1."""
     check_block_rows(block_rows)
     scale = sample_scale(sample.rows, total_rows)
     total = sample.rows * scale
@@ -46,7 +58,12 @@ def build_amoeba_tree(
     levels = int(math.floor(math.log2(buckets))) if buckets >= 2 else 0
     candidates = _columns(sample, columns)
     allocation = _initial_allocation(sample, candidates, weights, levels)
-    root = _create_tree(sample.values, scale, levels, candidates, allocation, np.random.default_rng(seed))
+    gain = None
+    if correlations:
+        usable = [c for c in candidates if np.isfinite(allocation[c])]
+        gain = SkippingGain(sample.values, usable, None if weights is None else allocation[usable],
+                            np.random.default_rng(seed))
+    root = _create_tree(sample.values, scale, levels, candidates, allocation, np.random.default_rng(seed), gain)
     return PartitionTree(sample.schema, renumber(root))
 
 
@@ -89,6 +106,7 @@ def _create_tree(
     candidates: list[int],
     allocation: np.ndarray,
     rng: np.random.Generator,
+    gain: SkippingGain | None,
 ) -> Node:
     # Breadth first, as in the paper: allocation is spent level by level, so the two halves
     # of a node see each other's choices and branch heterogeneously.
@@ -101,7 +119,10 @@ def _create_tree(
         specs[node_id] = None
         if depth <= 0:
             continue
-        for column in _by_preference(allocation, candidates, path, rng):
+        order = _by_preference(allocation, candidates, path, rng)
+        if gain is not None:
+            order = gain.ranked(rows, order, rng)
+        for column in order:
             cut = median_cut(values[rows, column])
             if cut is None:
                 continue
