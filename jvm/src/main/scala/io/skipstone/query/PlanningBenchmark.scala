@@ -60,6 +60,27 @@ object PlanningBenchmark {
     kept.flatMap(_.files).map(_.getPath.toString).asJava
   }
 
+  /**
+   * What listing a managed table's version costs a query, from its manifest: the first query
+   * on a version, then each later one (a new index on the same cached snapshot). Synthetic:
+   * `files` data files under `root`, none of which need exist. JSON result.
+   */
+  def manifestListing(root: String, files: Int, runs: Int): String = {
+    import io.skipstone.table.{DataFile, ManifestFileIndex, Snapshot}
+    def snapshot() = Snapshot.Empty.copy(version = 1L,
+      files = (0 until files).map(i => DataFile(f"part-$i%08d-0123456789abcdef.parquet", 1L << 20, 1700000000000L, i, 1000L)))
+    def list(s: Snapshot): Long = {
+      val start = System.nanoTime()
+      val listed = new ManifestFileIndex(root, s).listFiles(Nil, Nil).map(_.files.size).sum
+      require(listed == files, s"listed $listed of $files files")
+      System.nanoTime() - start
+    }
+    val timings = (1 to runs).map { _ => val s = snapshot(); (list(s), list(s)) }
+    def median(xs: Seq[Long]): Double = xs.sorted.apply(xs.size / 2) / 1e6
+    JsonMethods.compact(JsonMethods.render(("files" -> files) ~
+      ("first_query_ms" -> median(timings.map(_._1))) ~ ("later_query_ms" -> median(timings.map(_._2)))))
+  }
+
   /** Every file of the version as Spark would list it (synthetic files do not exist). */
   def listingOf(metadata: LoadedMetadata): Seq[FileStatusWithMetadata] = (0 until metadata.fileCount).map { i =>
     val recorded = metadata.identity(i)

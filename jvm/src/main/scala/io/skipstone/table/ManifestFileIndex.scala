@@ -17,12 +17,10 @@ import io.skipstone.query.PinnedMetadataVersion
  */
 class ManifestFileIndex(val root: String, val snapshot: Snapshot, val unindexed: Seq[FileStatus] = Seq.empty)
   extends FileIndex with PinnedMetadataVersion {
-  // Spark splits files by spark.sql.files.maxPartitionBytes, not by this; it only has to be positive.
-  private val BlockSize = 128L << 20
-
-  private lazy val statuses: Seq[FileStatusWithMetadata] = snapshot.files.map { f =>
-    FileStatusWithMetadata(new FileStatus(f.size, false, 1, BlockSize, f.modificationTime, new Path(root + "/" + f.path)))
-  } ++ unindexed.map(FileStatusWithMetadata(_))
+  private lazy val statuses: Seq[FileStatusWithMetadata] = {
+    val indexed = ManifestFileIndex.indexedStatuses(root, snapshot)
+    if (unindexed.isEmpty) indexed.toSeq else indexed.toSeq ++ unindexed.map(FileStatusWithMetadata(_))
+  }
 
   override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] =
     if (statuses.isEmpty) Seq.empty else Seq(PartitionDirectory(InternalRow.empty, statuses))
@@ -47,4 +45,25 @@ class ManifestFileIndex(val root: String, val snapshot: Snapshot, val unindexed:
 
   override def toString: String = s"ManagedTable[$root, version ${snapshot.version}, ${snapshot.files.size} files" +
     (if (unindexed.nonEmpty) s", ${unindexed.size} unindexed]" else "]")
+}
+
+object ManifestFileIndex {
+  // Spark splits files by spark.sql.files.maxPartitionBytes, not by this; it only has to be positive.
+  private val BlockSize = 128L << 20
+
+  /**
+   * The version's files as Spark lists them. A cached snapshot serves every query on its
+   * version, so they are built once per snapshot (a Hadoop Path per file costs about a
+   * microsecond: a second at a million files) and shared; Spark only reads them.
+   */
+  def indexedStatuses(root: String, snapshot: Snapshot): IndexedSeq[FileStatusWithMetadata] =
+    snapshot.listing.updateAndGet { memo =>
+      if (memo != null && memo.root == root) memo
+      else Listing(root, snapshot.files.iterator.map { f =>
+        FileStatusWithMetadata(new FileStatus(f.size, false, 1, BlockSize, f.modificationTime, new Path(root + "/" + f.path)))
+      }.toIndexedSeq)
+    }.statuses
+
+  /** What a snapshot keeps of its listing: the root it was built under, and the statuses. */
+  final case class Listing(root: String, statuses: IndexedSeq[FileStatusWithMetadata])
 }

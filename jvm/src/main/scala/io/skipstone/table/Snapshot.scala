@@ -26,6 +26,8 @@ case class Snapshot(
     absorbed: Set[String] = Set.empty) {
 
   lazy val livePaths: Set[String] = files.iterator.map(_.path).toSet
+  /** The files as Spark lists them, built by the first query on this version (ManifestFileIndex). */
+  private[table] val listing = new java.util.concurrent.atomic.AtomicReference[ManifestFileIndex.Listing]()
   def totalBytes: Long = files.iterator.map(_.size).sum
   def totalRows: Long = files.iterator.map(_.rows).sum
 }
