@@ -170,18 +170,22 @@ def test_amoeba_with_correlations_matches_the_paper_on_independent_columns():
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_median_cuts_of_every_column_at_once_equal_median_cut_column_by_column(seed):
-    from skipstone.layout.builders.skipping_gain import median_cuts
+def test_median_cuts_send_as_close_to_half_left_as_any_cut_can_column_by_column(seed):
+    # Against every possible cut (each distinct value but the largest): the best balance, and
+    # no cut exactly when a column holds one value. median_cut is the one-column case.
+    from skipstone.layout.builders.median import median_cuts
     rng = np.random.default_rng(seed)
-    rows = int(rng.integers(1, 40))
+    rows = int(rng.integers(2, 40))
     keys = np.column_stack([rng.integers(0, k, rows).astype(float) for k in (1, 2, 3, 5, 50)])
     cuts, cuttable = median_cuts(keys)
     for c in range(keys.shape[1]):
-        expected = median_cut(keys[:, c])
-        assert cuttable[c] == (expected is not None)
-        if expected is not None:
-            assert (keys[:, c] <= cuts[c]).sum() == (keys[:, c] <= expected).sum()
-
+        distinct = np.unique(keys[:, c])
+        assert cuttable[c] == (len(distinct) > 1)
+        if len(distinct) > 1:
+            best = min(abs((keys[:, c] <= v).sum() - rows / 2) for v in distinct[:-1])
+            left = (keys[:, c] <= cuts[c]).sum()
+            assert 0 < left < rows and abs(left - rows / 2) == best
+            assert median_cut(keys[:, c]) == cuts[c]
 
 def test_ranks_count_the_values_below_and_up_to_each_value():
     from skipstone.layout.builders.skipping_gain import _ranks

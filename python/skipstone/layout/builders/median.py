@@ -14,24 +14,26 @@ def median_cut(values: np.ndarray) -> float | None:
     >>> median_cut(np.array([7.0, 7.0])) is None
     True
     """
-    n = len(values)
-    if n < 2:
+    if len(values) < 2:
         return None
-    k = (n - 1) // 2
-    middle = float(np.partition(values, k)[k])
-    candidates = [middle]
-    below = values[values < middle]
-    if len(below):
-        candidates.append(float(below.max()))
-    best, best_gap = None, None
-    for cut in candidates:
-        left = int(np.count_nonzero(values <= cut))
-        if 0 < left < n:
-            gap = abs(left - n / 2)
-            if best_gap is None or gap < best_gap:
-                best, best_gap = cut, gap
-    return best
+    cuts, cuttable = median_cuts(np.asarray(values).reshape(-1, 1))
+    return float(cuts[0]) if cuttable[0] else None
 
+
+def median_cuts(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``median_cut`` of every column of `keys` (rows x columns) at once: per column the cut and
+    whether it separates any rows. The cut is the middle value, or the largest value below it
+    when that sends closer to half the rows left (a run of duplicates straddling the middle)."""
+    n = len(keys)
+    middle = np.partition(keys, (n - 1) // 2, axis=0)[(n - 1) // 2]
+    below = np.where(keys < middle, keys, -np.inf).max(axis=0)
+    left_middle = (keys <= middle).sum(axis=0)
+    left_below = (keys <= below).sum(axis=0)
+    use_below = (left_below > 0) & (np.abs(left_below - n / 2) < np.abs(left_middle - n / 2))
+    use_below |= left_middle == n                                  # the middle is the maximum
+    cuts = np.where(use_below, below, middle)
+    left = np.where(use_below, left_below, left_middle)
+    return cuts, (left > 0) & (left < n)
 
 def sample_scale(sample_rows: int, total_rows: float | None, what: str = "total_rows") -> float:
     """How many table rows one sample row stands for."""

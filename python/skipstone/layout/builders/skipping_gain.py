@@ -27,6 +27,8 @@ from typing import Sequence
 
 import numpy as np
 
+from skipstone.layout.builders.median import median_cuts
+
 # Gains within this fraction of the best are a tie (they are estimates from a sample), which the
 # caller's preference breaks: leastAllocated keeps independent columns evenly spread.
 TIE = 0.03
@@ -93,21 +95,6 @@ class SkippingGain:
         low = np.where(inside, below[None, :, :], np.float32(np.inf)).min(axis=1)
         high = np.where(inside, upto[None, :, :], np.float32(-np.inf)).max(axis=1)
         return np.maximum(high - low, 0.0) @ self.weights
-
-
-def median_cuts(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``median_cut`` of every column of `keys` at once: per column the cut (the middle value, or
-    the largest value below it when that balances better) and whether any cut separates rows."""
-    n = len(keys)
-    middle = np.partition(keys, (n - 1) // 2, axis=0)[(n - 1) // 2]
-    below = np.where(keys < middle, keys, -np.inf).max(axis=0)
-    left_middle = (keys <= middle).sum(axis=0)
-    left_below = (keys <= below).sum(axis=0)
-    use_below = (left_below > 0) & (np.abs(left_below - n / 2) < np.abs(left_middle - n / 2))
-    use_below |= left_middle == n                                  # the middle is the maximum
-    cuts = np.where(use_below, below, middle)
-    left = np.where(use_below, left_below, left_middle)
-    return cuts, (left > 0) & (left < n)
 
 
 def _ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
