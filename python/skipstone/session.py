@@ -92,10 +92,14 @@ def jvm_entry(spark: SparkSession) -> Any:
 
 
 def java_call(method: Any, *args: Any) -> Any:
-    """Call a JVM method, turning a Java exception into a SkipstoneError with its message."""
+    """Call a JVM method, turning a Java exception into a SkipstoneError with its message
+    (pyspark turns some, IllegalArgumentException among them, into its own exceptions first)."""
     from py4j.protocol import Py4JJavaError
+    from pyspark.errors.exceptions.captured import CapturedException
 
     try:
         return method(*args)
     except Py4JJavaError as e:
         raise SkipstoneError(str(e.java_exception.getMessage())) from None
+    except CapturedException as e:
+        raise SkipstoneError(e.getMessage() or str(e)) from None

@@ -3,10 +3,13 @@ version share those file statuses (building them costs about 4 s at a million fi
 commit starts from the new version's files."""
 from __future__ import annotations
 
+import pytest
 from pyspark.sql import functions as F
 
-from skipstone import Skipstone
+import skipstone
+from skipstone import MinMax, Skipstone, SkipstoneError
 from skipstone.layout import KdTree
+from tests.table.table_data import unindexed
 
 
 def jvm_listing(spark, root: str):
@@ -37,3 +40,55 @@ def test_queries_on_one_version_share_its_listing_and_a_commit_lists_the_new_fil
     newer, after = jvm_listing(spark, t.root)
     assert newer.version() == snapshot.version() + 1
     assert after.size() == len(t.current().files) > first.size()
+
+
+# Roots and file names a user or another tool may give: Hadoop escapes, and normalizes, some of them.
+ODD_ROOTS = ["file:/tmp/a b", "/tmp/x%25y", "file:/tmp/ünï", "/tmp/c+d=e", "file:///tmp/three/slashes", "/tmp/trailing/"]
+NAMES = ["b1-part-00000-0f1e.c000.snappy.parquet", "sub/dir/f.parquet", ".hidden=1.parquet",  # plain
+         "a b.parquet", "x%y.parquet", "./f.parquet", "a//b.parquet", "d/../e.parquet", "ü.parquet", "c:d.parquet"]
+
+
+@pytest.mark.parametrize("root", ODD_ROOTS)
+def test_a_manifest_status_is_spelled_and_located_as_a_listing_of_its_path_would_be(spark, root):
+    jvm = spark._jvm
+    builder = getattr(jvm.io.skipstone.table, "ManifestStatus$Builder")(root, 1 << 20)
+    for name in NAMES:
+        status = builder.apply(name, 123, 1_700_000_000_000)
+        path = jvm.org.apache.hadoop.fs.Path(root + "/" + name)
+        assert status.canonicalPath() == jvm.io.skipstone.metadata.FilePaths.canonical(path.toUri()), (root, name)
+        # Serialized before anything asked for its path, it arrives as a plain status with one.
+        sent = jvm.java.io.ByteArrayOutputStream()
+        jvm.java.io.ObjectOutputStream(sent).writeObject(status)
+        received = jvm.java.io.ObjectInputStream(jvm.java.io.ByteArrayInputStream(sent.toByteArray())).readObject()
+        assert received.getPath().equals(path) and received.getLen() == 123, (root, name)
+        assert status.getPath().equals(path) and path.toString() in status.toString()
+
+
+def test_a_table_under_an_odd_root_skips_and_answers_as_plain_spark(spark, tmp_path):
+    """Skipping finds each manifest file's metadata by its precomputed spelling: were it wrong,
+    every file would count as unindexed (read, not skipped)."""
+    root = str(tmp_path / "odd+root=ü.x")
+    df = spark.range(2000).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))
+    t = Skipstone.create(spark, root, df, layout=KdTree(block_rows=250, columns=["a"]))
+    for predicate in ("a < 300", "a BETWEEN 1000 AND 1100 AND b = 3", "a > 5000"):
+        actual = sorted(spark.sql(f"SELECT * FROM parquet.`{t.root}` WHERE {predicate}").collect())
+        stats = skipstone.last_query_stats(spark)
+        assert actual == sorted(df.where(predicate).collect()), predicate
+        assert stats.files_total == len(t.current().files) and stats.files_skipped >= stats.files_total // 2, predicate
+        assert unindexed(stats) == 0, predicate
+
+
+@pytest.mark.parametrize("name", ["with space", "percent%41", "hash#1"])
+def test_a_root_that_needs_escaping_is_refused_by_name_and_nothing_is_written(spark, tmp_path, name):
+    """Skipstone would build its own paths under such a root wrongly (Hadoop escapes the escapes
+    again); it refuses, and queries on the data still read every file."""
+    df = spark.range(100).select(F.col("id").alias("a"))
+    with pytest.raises(SkipstoneError, match=f"cannot index or create a table under .*{name}.*need escaping"):
+        Skipstone.create(spark, str(tmp_path / name / "t"), df, layout=KdTree(block_rows=25, columns=["a"]))
+    plain = tmp_path / name / "plain"
+    df.write.parquet(str(plain))
+    with pytest.raises(SkipstoneError, match=f"cannot index or create a table under .*{name}.*need escaping"):
+        Skipstone.for_path(spark, str(plain)).index(MinMax("a"))
+    assert spark.sql(f"SELECT count(*) FROM parquet.`{plain}` WHERE a < 10").first()[0] == 10
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]            # no sibling spelled with escapes
+    assert sorted(p.name for p in (tmp_path / name).iterdir()) == ["plain"]

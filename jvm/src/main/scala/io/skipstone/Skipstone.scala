@@ -42,7 +42,7 @@ object Skipstone {
     val ident = session.sessionState.sqlParser.parseTableIdentifier(name)
     val table = session.sessionState.catalog.getTableMetadata(ident)
     val format = table.provider.getOrElse("hive")
-    Seq(FilePaths.root(table.location), format).asJava
+    Seq(FilePaths.requireUnescaped(FilePaths.root(table.location)), format).asJava
   }
 
   def metadataDir(session: SparkSession, datasetRoot: String): String =

@@ -30,9 +30,31 @@ object FilePaths {
 
   def canonical(uriString: String): String = canonical(new URI(uriString))
 
+  /**
+   * `root`, or a clear error when its spelling holds URI escapes (a space, `%`, `#`...).
+   * Skipstone builds the paths of its own files under a root from this spelling, and Hadoop's
+   * `new Path(String)` would escape the escapes again: the metadata or a table's files would
+   * land in a sibling directory named with the escapes. Until every such place goes through the
+   * URI, indexing or creating a table under such a root is refused; queries on it read every file.
+   */
+  def requireUnescaped(root: String): String = {
+    if (root.contains('%')) throw new IllegalArgumentException(
+      s"Skipstone cannot index or create a table under ${new java.net.URI(root).getPath}: its path has characters " +
+        "that need escaping in a URI (a space, %, #, ...); use a directory whose path has none")
+    root
+  }
+
   /** A dataset root: canonical and without a trailing slash. */
   def root(uri: URI): String = {
     val c = canonical(uri)
     if (c.endsWith("/") && !c.endsWith(":/")) c.dropRight(1) else c
   }
+}
+
+/**
+ * A listed file that already knows its canonical spelling (a managed table's manifest does), so
+ * a query neither builds nor spells a Hadoop Path for it to find its metadata.
+ */
+trait CanonicallySpelled {
+  def canonicalPath: String
 }

@@ -38,7 +38,7 @@ object MetadataStore {
   def qualify(session: SparkSession, path: String): String = {
     val p = new Path(path)
     val fs = p.getFileSystem(session.sessionState.newHadoopConf())
-    FilePaths.root(fs.makeQualified(p).toUri)
+    FilePaths.requireUnescaped(FilePaths.root(fs.makeQualified(p).toUri))
   }
 
   /** Pure string work, no file-system call: the query path uses it for every relation. */
@@ -65,7 +65,7 @@ object MetadataStore {
   }
 
   def newStagingDir(session: SparkSession, datasetRoot: String): Path =
-    new Path(metadataDir(session, datasetRoot), s"_staging-${UUID.randomUUID()}")
+    new Path(metadataDir(session, FilePaths.requireUnescaped(datasetRoot)), s"_staging-${UUID.randomUUID()}")
 
   /**
    * Writes the definition into the staged build and renames it to the next version number.

@@ -13,7 +13,7 @@ import org.apache.spark.sql.types.StructType
 
 import io.skipstone.clauses.{Clause, ClauseBuilder, LeafTranslator}
 import io.skipstone.clauses.rules.StoredRule
-import io.skipstone.metadata.{FileIdentity, FilePaths, IndexSpec, LoadedMetadata, ReaderSpec, SchemaPaths}
+import io.skipstone.metadata.{CanonicallySpelled, FileIdentity, FilePaths, IndexSpec, LoadedMetadata, ReaderSpec, SchemaPaths}
 
 /**
  * How the query reads the dataset, which decides which indexes may answer it.
@@ -110,6 +110,11 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
         true
     }
 
+  private def spelling(f: FileStatusWithMetadata): String = f.fileStatus match {
+    case known: CanonicallySpelled => known.canonicalPath
+    case status => FilePaths.canonical(status.getPath.toUri)
+  }
+
   /** A file with no rows cannot hold a matching one, whatever the condition. */
   private def isEmptyFile(file: Int): Boolean = metadata.rowCount(file) == 0L
 
@@ -179,7 +184,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
           var n = from
           while (n < until) {
             val f = listing(n)
-            paths(n) = FilePaths.canonical(f.getPath.toUri)
+            paths(n) = spelling(f)
             positions(n) = metadata.freshPosition(paths(n), f.getLen, f.getModificationTime, guess = previous + 1)
             if (positions(n) >= 0) previous = positions(n)
             n += 1
@@ -199,7 +204,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
         val ruledOut = DistributedEvaluation.ruledOut(s, metadata, table, Option.when(isUseful)(translation.clause))
         listing.indices.foreach { n =>
           val f = listing(n)
-          paths(n) = FilePaths.canonical(f.getPath.toUri)
+          paths(n) = spelling(f)
           ruledOut.get(paths(n)).filter(r => r.identity.size == f.getLen && r.identity.modificationTime == f.getModificationTime)
             .foreach { r => candidates.ruledOut(candidates.count) = r; candidates.add(n, -1) }
         }

@@ -32,7 +32,7 @@ object ResolvedTarget {
         case _ => throw new SkipstoneSqlException(s"${target.sql}: a table name has at most three parts (catalog.db.table)")
       }
       val meta = session.sessionState.catalog.getTableMetadata(ident)
-      ResolvedTarget(target, FilePaths.root(meta.location), meta.provider.getOrElse("hive"), Some(ident.unquotedString))
+      ResolvedTarget(target, FilePaths.requireUnescaped(FilePaths.root(meta.location)), meta.provider.getOrElse("hive"), Some(ident.unquotedString))
   }
 }
 

@@ -53,15 +53,17 @@ object ManifestFileIndex {
 
   /**
    * The version's files as Spark lists them. A cached snapshot serves every query on its
-   * version, so they are built once per snapshot (a Hadoop Path per file costs about a
-   * microsecond: a second at a million files) and shared; Spark only reads them.
+   * version, so they are built once per snapshot and shared; Spark only reads them. Their
+   * Hadoop Paths are built only for the files a query reads ([[ManifestStatus]]).
    */
   def indexedStatuses(root: String, snapshot: Snapshot): IndexedSeq[FileStatusWithMetadata] =
     snapshot.listing.updateAndGet { memo =>
       if (memo != null && memo.root == root) memo
-      else Listing(root, snapshot.files.iterator.map { f =>
-        FileStatusWithMetadata(new FileStatus(f.size, false, 1, BlockSize, f.modificationTime, new Path(root + "/" + f.path)))
-      }.toIndexedSeq)
+      else {
+        val status = new ManifestStatus.Builder(root, BlockSize)
+        Listing(root, snapshot.files.iterator.map(f => FileStatusWithMetadata(status(f.path, f.size, f.modificationTime)))
+          .toIndexedSeq)
+      }
     }.statuses
 
   /** What a snapshot keeps of its listing: the root it was built under, and the statuses. */
