@@ -162,6 +162,30 @@ def test_amoeba_with_correlations_reads_less_when_columns_move_together(seed):
     assert share_read_by_minmax(ours, data, every) < share_read_by_minmax(paper, data, every)
     assert share_read_by_minmax(ours, data, independent) < share_read_by_minmax(paper, data, independent)
 
+def rows_at_cut_nodes(node, values: np.ndarray, rows: np.ndarray) -> list[int]:
+    """How many of the sample's rows reach each node that is cut."""
+    if not isinstance(node, Split):
+        return []
+    left = values[rows, node.column] <= node.cut
+    return [len(rows)] + rows_at_cut_nodes(node.left, values, rows[left]) + rows_at_cut_nodes(node.right, values, rows[~left])
+
+
+def test_our_amoeba_cuts_no_node_under_two_blocks_as_the_kd_tree():
+    """A few-valued column cuts unevenly; the paper's fixed depth then cuts nodes just under two
+    blocks into blocks smaller than asked (files that cost more to open than they save)."""
+    rng = np.random.default_rng(5)
+    rows = 20_000
+    data = LayoutData.from_columns({"flag": rng.choice([0, 1, 2], rows, p=[0.5, 0.3, 0.2]).astype(float),
+                                    "x": rng.random(rows), "y": rng.random(rows)})
+    block_rows = rows / 32 * 0.999            # five levels, whose last nodes are barely two blocks
+    cut_sizes = lambda tree: rows_at_cut_nodes(tree.root, data.values, np.arange(rows))  # noqa: E731
+    ours = build_amoeba_tree(data, block_rows=block_rows)
+    paper = build_amoeba_tree(data, block_rows=block_rows, correlations=False)
+    assert min(cut_sizes(ours)) >= 2 * block_rows
+    assert min(cut_sizes(paper)) < 2 * block_rows and paper.block_count == 32
+    assert ours.block_count < 32 and ours.block_rows.min() >= paper.block_rows.min()
+
+
 def test_amoeba_with_correlations_matches_the_paper_on_independent_columns():
     data = uniform("ABCD", rows=8192)
     paper = build_amoeba_tree(data, block_rows=512, correlations=False).allocation()
