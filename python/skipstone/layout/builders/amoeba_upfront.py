@@ -13,10 +13,9 @@ o_orderdate to the correlated l_shipdate too, and stops cutting a column once it
 node is narrow. It also cuts no node holding fewer than two blocks' rows, as the k-d tree: the
 paper's fixed depth cuts such nodes (left by an uneven cut of a few-valued column) into blocks
 smaller than asked for, and on Spark a file costs about as much to open as 1.25 MB to read.
-``correlations=False`` is the paper's Algorithm 1. On TPC-H at SF 1 (256 blocks,
-simulated with min/max descriptors, seed 0; docs/layout.md) the upfront tree goes from 1.99x to
-2.88x over a full scan on the templates (k-d 2.73x) and from 1.24x to 1.30x on random attributes
-(k-d 1.27x); on Spark it read the fewest bytes on the templates (34.5 %, k-d 36.8 %).
+``correlations=False`` is the paper's Algorithm 1. On TPC-H at SF 1 (256 blocks of 23,442
+rows, docs/layout.md), wall clock on Spark over the templates: the paper's tree 1.77x faster
+than a full scan (k-d 2.57x in that run); ours 2.63x (k-d 2.48x in that run).
 
 >>> import numpy as np
 >>> from skipstone.layout.schema import LayoutData
