@@ -93,3 +93,28 @@ def test_bad_min_files_setting_names_it(spark, view):
             spark._jvm.io.skipstone.metadata.CacheConf.distributed(spark._jsparkSession, 10, 10)
     finally:
         spark.conf.unset("spark.skipstone.distributedEvaluation.minFiles")
+
+
+def test_distributed_path_finds_files_whose_paths_are_escaped_or_not_ascii(spark, tmp_path):
+    """Ruled-out paths travel to the driver as UTF-8 bytes and are matched as stored: a
+    partition value with a space, a percent sign and non-ASCII letters must still be skipped."""
+    root = str(tmp_path / "escaped")
+    rows = [(i, p) for p in ("a b", "ü%x", "plain") for i in range(40)]
+    df = spark.createDataFrame([(i + 1000 * n, p) for n, (i, p) in enumerate(rows)], "k long, p string")
+    df.repartition(3, "p").write.partitionBy("p").parquet(root)
+    Skipstone.for_path(spark, root).build(MinMax("k"))
+    spark.read.parquet(root).createOrReplaceTempView("escaped")
+    query = "SELECT * FROM escaped WHERE k BETWEEN 41000 AND 41005"
+    spark._jvm.io.skipstone.Skipstone.clearCache()
+    _, on_driver = run_both_ways(spark, query)
+    spark._jvm.io.skipstone.Skipstone.clearCache()
+    spark.conf.set("spark.skipstone.distributedEvaluation.minFiles", "1")
+    try:
+        _, with_spark = run_both_ways(spark, query)
+        assert distributed(spark) == [True]
+    finally:
+        spark.conf.unset("spark.skipstone.distributedEvaluation.minFiles")
+        spark._jvm.io.skipstone.Skipstone.clearCache()
+    (driver,), (distributed_stats,) = on_driver.per_dataset, with_spark.per_dataset
+    assert driver.files_skipped == distributed_stats.files_skipped == driver.files_total - 1
+    assert driver.rows_skipped == distributed_stats.rows_skipped
