@@ -88,7 +88,26 @@ def test_a_root_that_needs_escaping_is_refused_by_name_and_nothing_is_written(sp
     plain = tmp_path / name / "plain"
     df.write.parquet(str(plain))
     with pytest.raises(SkipstoneError, match=f"cannot index or create a table under .*{name}.*need escaping"):
-        Skipstone.for_path(spark, str(plain)).index(MinMax("a"))
+        Skipstone.for_path(spark, str(plain)).build(MinMax("a"))
     assert spark.sql(f"SELECT count(*) FROM parquet.`{plain}` WHERE a < 10").first()[0] == 10
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]            # no sibling spelled with escapes
     assert sorted(p.name for p in (tmp_path / name).iterdir()) == ["plain"]
+
+
+@pytest.mark.parametrize("central", [False, True])
+def test_a_dataframe_read_from_an_escaped_root_is_refused_by_name_and_still_answers(spark, tmp_path, central):
+    """Building reads the dataset again from its root's spelling, so the refusal holds with a
+    central metadata root too (the build would read a sibling directory that does not exist)."""
+    root = tmp_path / "with space"
+    df = spark.range(400).select(F.col("id").alias("a"))
+    df.write.parquet(str(root))
+    if central:
+        spark.conf.set("spark.skipstone.metadataRoot", str(tmp_path / "central"))
+    try:
+        data = spark.read.parquet(str(root))
+        with pytest.raises(SkipstoneError, match="cannot index or create a table under .*with space.*need escaping"):
+            Skipstone.for_dataframe(data)
+        assert data.where("a < 10").count() == 10
+    finally:
+        spark.conf.unset("spark.skipstone.metadataRoot")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["with space"]

@@ -94,7 +94,7 @@ object Skipstone {
     val source = SourceRelation.of(df)
     val session = df.sparkSession.asInstanceOf[SparkSession]
     JsonMethods.compact(JsonMethods.render(
-      ("root" -> source.root) ~ ("format" -> source.reader(session).format) ~
+      ("root" -> source.root.map(FilePaths.requireUnescaped)) ~ ("format" -> source.reader(session).format) ~
         ("table" -> source.table.map(_.identifier.unquotedString)) ~
         ("reader" -> source.reader(session).toJson) ~ ("options" -> source.relation.options) ~
         ("schema" -> JsonMethods.parse(source.relation.schema.json))))
