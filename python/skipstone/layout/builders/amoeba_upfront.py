@@ -34,7 +34,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from skipstone.layout.builders.median import check_block_rows, median_cut, sample_scale
+from skipstone.layout.builders.median import check_block_rows, median_cut, sample_scale, too_small_to_cut
 from skipstone.layout.builders.skipping_gain import SkippingGain
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.tree import Leaf, Node, PartitionTree, Split, renumber
@@ -65,10 +65,10 @@ def build_amoeba_tree(
         usable = [c for c in candidates if np.isfinite(allocation[c])]
         gain = SkippingGain(sample.values, usable, None if weights is None else allocation[usable],
                             np.random.default_rng(seed))
-    # Ours also sizes leaves as the k-d tree does: a node under two blocks' rows is not cut (an
-    # uneven cut of a few-valued column would leave a block smaller than asked for).
-    smallest_cut = 2 * block_rows / scale if correlations else 0.0
-    root = _create_tree(sample.values, scale, levels, candidates, allocation, np.random.default_rng(seed), gain, smallest_cut)
+    # Ours also sizes leaves as the k-d tree does (an uneven cut of a few-valued column would
+    # leave a block smaller than asked for); the paper's tree cuts to its fixed depth.
+    sized_leaves = block_rows if correlations else None
+    root = _create_tree(sample.values, scale, levels, candidates, allocation, np.random.default_rng(seed), gain, sized_leaves)
     return PartitionTree(sample.schema, renumber(root))
 
 
@@ -112,7 +112,7 @@ def _create_tree(
     allocation: np.ndarray,
     rng: np.random.Generator,
     gain: SkippingGain | None,
-    smallest_cut: float = 0.0,
+    sized_leaves: float | None = None,
 ) -> Node:
     # Breadth first, as in the paper: allocation is spent level by level, so the two halves
     # of a node see each other's choices and branch heterogeneously.
@@ -123,7 +123,7 @@ def _create_tree(
         node_id, depth, rows, path = queue.popleft()
         rows_of[node_id] = rows
         specs[node_id] = None
-        if depth <= 0 or len(rows) < smallest_cut:
+        if depth <= 0 or (sized_leaves is not None and too_small_to_cut(len(rows), scale, sized_leaves)):
             continue
         order = _by_preference(allocation, candidates, path, rng)
         if gain is not None:

@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from skipstone.layout.builders.median import check_block_rows, median_cut, sample_scale
+from skipstone.layout.builders.median import check_block_rows, median_cut, sample_scale, too_small_to_cut
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.tree import Leaf, Node, PartitionTree, Split, renumber
 
@@ -71,7 +71,7 @@ def _grow_tree(sample: LayoutData, block_rows: float, total_rows: float | None, 
 
 
 def _grow(values: np.ndarray, rows: np.ndarray, scale: float, block_rows: float, order: ColumnOrder, depth: int) -> Node:
-    if len(rows) * scale < 2 * block_rows:
+    if too_small_to_cut(len(rows), scale, block_rows):
         return Leaf(0, len(rows) * scale)
     for column in order(depth):
         column_values = values[rows, column]

@@ -46,6 +46,12 @@ def sample_scale(sample_rows: int, total_rows: float | None, what: str = "total_
     return float(total_rows) / sample_rows
 
 
+def too_small_to_cut(sample_rows: int, scale: float, block_rows: float) -> bool:
+    """Whether a node of `sample_rows` sample rows holds fewer than two blocks' table rows:
+    cutting it would leave a block smaller than asked for (the k-d tree's and our Amoeba's rule)."""
+    return sample_rows * scale < 2 * block_rows
+
+
 def check_block_rows(block_rows: float) -> None:
     if not block_rows or block_rows <= 0:
         raise ValueError(f"block_rows must be positive, got {block_rows!r}")
