@@ -27,12 +27,15 @@ class Setting:
     view: tuple[str, Any] | None = None
     """(name, DataFrame) registered as that temp view before each run: settings can then read
     different files under the same SQL (the oracle reads only the files holding matching rows)."""
+    trust_listing: bool = False
+    """Skip files on the listing's word, with no check on disk (`verifySkippedFiles=listing`)."""
 
 
 PLAIN = Setting("Spark (pushdown on)", skipstone=False)
 PLAIN_NO_PUSHDOWN = Setting("Spark (pushdown off)", skipstone=False, pushdown=False)
 WARM = Setting("Skipstone (warm)", skipstone=True)
 COLD = Setting("Skipstone (cold)", skipstone=True, cold=True)
+TRUSTED = Setting("Skipstone (warm, listing trusted)", skipstone=True, trust_listing=True)
 STANDARD = (PLAIN, PLAIN_NO_PUSHDOWN, WARM, COLD)
 
 
@@ -76,6 +79,7 @@ def session(app: str = "skipstone-bench"):
 def _apply(spark: Any, s: Setting) -> None:
     spark.conf.set("spark.skipstone.enabled", str(s.skipstone).lower())
     spark.conf.set("spark.sql.parquet.filterPushdown", str(s.pushdown).lower())
+    spark.conf.set("spark.skipstone.verifySkippedFiles", "listing" if s.trust_listing else "auto")
     if s.view is not None:
         s.view[1].createOrReplaceTempView(s.view[0])
     if s.cold:

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import run_both_ways
 from datasets import clustered_table, write_clustered, write_file
+import skipstone
 from skipstone import MinMax, Skipstone
 
 
@@ -126,3 +127,37 @@ def test_files_without_rows_are_skipped_whatever_the_query(spark, tmp_path):
     rows, stats = run_both_ways(spark, query(root, "s LIKE '%-001'"))
     assert len(rows) == 3
     assert stats.files_skipped == 1
+
+
+@pytest.fixture()
+def trust_listing(spark):
+    spark.conf.set("spark.skipstone.verifySkippedFiles", "listing")
+    yield
+    spark.conf.unset("spark.skipstone.verifySkippedFiles")
+
+
+def test_trusting_the_listing_still_reads_a_file_whose_size_changed(spark, table, trust_listing):
+    # A fresh listing gives the new size, which no longer equals the indexed one.
+    write_file(table, 3, pa.concat_tables([clustered_table(3), shifted(3, 5000)]))
+    rows, stats = run_both_ways(spark, query(table, "k = 5350"))
+    assert rows == [(5350,)]
+    assert stats.per_dataset[0].files_unindexed == 1
+    assert stats.files_skipped == 9
+
+
+def test_trusting_the_listing_checks_no_skipped_file_on_disk(spark, table, trust_listing):
+    """A file deleted after the DataFrame listed it shows the difference: with the listing
+    trusted it is skipped unchecked; with the default check it cannot be confirmed, so it is read."""
+    df = spark.read.parquet(table)  # keeps this listing
+    os.remove(os.path.join(table, "part-00004.parquet"))
+    spark.conf.set("spark.sql.files.ignoreMissingFiles", "true")
+    try:
+        assert [r.k for r in df.where("k = 150").collect()] == [150]
+        stats = skipstone.last_query_stats(spark)
+        assert (stats.files_skipped, stats.per_dataset[0].files_unindexed) == (9, 0)
+        spark.conf.set("spark.skipstone.verifySkippedFiles", "auto")
+        assert [r.k for r in df.where("k = 150").collect()] == [150]
+        stats = skipstone.last_query_stats(spark)
+        assert (stats.files_skipped, stats.per_dataset[0].files_unindexed) == (8, 1)
+    finally:
+        spark.conf.unset("spark.sql.files.ignoreMissingFiles")

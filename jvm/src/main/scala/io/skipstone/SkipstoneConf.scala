@@ -2,6 +2,8 @@ package io.skipstone
 
 import org.apache.spark.sql.SparkSession
 
+import io.skipstone.query.SkipVerification
+
 /** Session settings users can change at runtime with `SET key=value` or `spark.conf.set`. */
 object SkipstoneConf {
   val Enabled = "spark.skipstone.enabled"
@@ -13,7 +15,8 @@ object SkipstoneConf {
   /**
    * Which files about to be skipped are first checked against the file system (see
    * `SkipVerification`): `auto` (default) all but a managed table's, which are immutable and
-   * listed from its manifest; `always` every one.
+   * listed from its manifest; `always` every one; `listing` none: the size and modification
+   * time Spark listed are trusted, for datasets whose files are never rewritten in place.
    */
   val VerifySkippedFiles = "spark.skipstone.verifySkippedFiles"
 
@@ -23,14 +26,12 @@ object SkipstoneConf {
   def metadataRoot(session: SparkSession): Option[String] =
     session.conf.getOption(MetadataRoot).map(_.trim).filter(_.nonEmpty)
 
-  /** Whether a managed table's files are checked too; a clear error names any other value. */
-  def verifyManagedFiles(session: SparkSession): Boolean =
-    session.conf.get(VerifySkippedFiles, "auto").trim.toLowerCase(java.util.Locale.ROOT) match {
-      case "auto" => false
-      case "always" => true
-      case other => throw new IllegalArgumentException(
-        s"$VerifySkippedFiles must be 'auto' or 'always', not '$other'")
-    }
+  /** Which skipped files are checked on disk; a clear error names any other value. */
+  def skipVerification(session: SparkSession): SkipVerification.Policy = {
+    val value = session.conf.get(VerifySkippedFiles, "auto").trim.toLowerCase(java.util.Locale.ROOT)
+    SkipVerification.Policy.named(value).getOrElse(throw new IllegalArgumentException(
+      s"$VerifySkippedFiles must be one of ${SkipVerification.Policy.names.mkString("'", "', '", "'")}, not '$value'"))
+  }
 
   def cacheTtlMillis(session: SparkSession): Long =
     (session.conf.get(CacheTtlSeconds, "30").trim.toDouble * 1000).toLong

@@ -16,7 +16,8 @@ object SkipVerification {
   /**
    * The listing's word is enough: a managed table's files are written once under new names and
    * listed from the version's manifest, so they cannot change under their recorded identity.
-   * Also for estimates and benchmarks, which take the metadata's word by design.
+   * Also for estimates and benchmarks, which take the metadata's word by design, and for any
+   * dataset whose user chose to trust the listing (`Policy.Listing`).
    */
   case object Trusted extends SkipVerification
 
@@ -25,7 +26,31 @@ object SkipVerification {
     def current(paths: IndexedSeq[String]): Array[Option[FileIdentity]] = FileIdentity.current(paths, conf)
   }
 
-  /** The verification a listing needs: none for files known immutable. */
-  def forListing(immutableFiles: Boolean, conf: => Configuration): SkipVerification =
-    if (immutableFiles) Trusted else FileSystem(conf)
+  /** What the user chose to check (`spark.skipstone.verifySkippedFiles`). */
+  sealed abstract class Policy(val name: String)
+
+  object Policy {
+    /** Every file but a managed table's, which are immutable and listed from its manifest. */
+    case object Auto extends Policy("auto")
+    /** Every file, a managed table's too. */
+    case object Always extends Policy("always")
+    /**
+     * No file: the size and modification time Spark listed, which must already equal the
+     * indexed ones, are trusted. Right for datasets whose files are never rewritten in place
+     * (Spark, Hive, Delta and Iceberg writers all write new names); at a million files it is
+     * most of planning.
+     */
+    case object Listing extends Policy("listing")
+
+    val all: Seq[Policy] = Seq(Auto, Always, Listing)
+    def names: Seq[String] = all.map(_.name)
+    def named(name: String): Option[Policy] = all.find(_.name == name)
+  }
+
+  /** The verification a listing needs under `policy`; `managed`: files listed from a manifest. */
+  def forListing(policy: Policy, managed: Boolean, conf: => Configuration): SkipVerification = policy match {
+    case Policy.Always => FileSystem(conf)
+    case Policy.Listing => Trusted
+    case Policy.Auto => if (managed) Trusted else FileSystem(conf)
+  }
 }

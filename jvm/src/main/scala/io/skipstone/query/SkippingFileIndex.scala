@@ -62,13 +62,13 @@ class SkippingFileIndex(
   override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] = {
     val listed = delegate.listFiles(partitionFilters, dataFilters)
     // A misspelt setting fails the query with its name, rather than silently reading everything.
-    val verifyManaged = SkipstoneConf.verifyManagedFiles(session)
+    val policy = SkipstoneConf.skipVerification(session)
     val (kept, stats) =
       try {
         metadata match {
           case Some(metadata) if SkipstoneConf.enabled(session) =>
-            val immutable = delegate.isInstanceOf[PinnedMetadataVersion] && !verifyManaged
-            val verification = SkipVerification.forListing(immutable, session.sessionState.newHadoopConf())
+            val managed = delegate.isInstanceOf[PinnedMetadataVersion]
+            val verification = SkipVerification.forListing(policy, managed, session.sessionState.newHadoopConf())
             skipper(metadata, verification).prune(listed, Some(session))
           case _ => (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, "skipping disabled or index dropped"))
         }
