@@ -5,7 +5,7 @@ JAR    := python/skipstone/jars/skipstone.jar
 SCALA  := $(shell find jvm/src/main -name '*.scala')
 PYSPARK := pyspark>=4.3,<4.4
 
-.PHONY: install jar demo test bench bench-quick bench-scale bench-layout bench-layout-quick clean fuzz test-spark-versions
+.PHONY: install jar demo test bench bench-quick bench-scale bench-layout bench-layout-quick clean fuzz fuzz-tables test-spark-versions
 
 install: $(VENV)/.installed $(JAR)
 
@@ -59,6 +59,11 @@ SEED  ?= 1
 FUZZ_OUT ?= /tmp/skipstone-fuzz-out
 fuzz: install
 	PYTHONPATH=tests:python $(PY) -m fuzz --cases $(CASES) --seed $(SEED) --out $(FUZZ_OUT)
+
+# Managed tables under the fuzzer: created, optimized, appended, checked after each step.
+TABLES ?= 60
+fuzz-tables: install
+	PYTHONPATH=tests:python $(PY) -m fuzz.tables --tables $(TABLES) --seed $(SEED)
 
 clean:
 	rm -rf $(VENV) python/skipstone/jars build *.egg-info python/*.egg-info

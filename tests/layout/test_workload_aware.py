@@ -203,3 +203,16 @@ def test_a_box_bounded_on_one_side_of_a_column_with_infinite_codes_grows_to_a_fi
                                np.array([np.inf]), min_rows=30)
     assert low[0, 0] == -np.inf and np.isfinite(high[0, 0])
     assert len(index.rows_in(low[0], high[0])) >= 30
+
+
+def test_a_box_over_a_column_with_no_finite_value_stays_as_drawn():
+    # Every x NULL (-inf) but one: no finite row lies near the box, whose window stays empty
+    # however far it grows; the box is left as the query drew it (it failed with an IndexError).
+    from skipstone.layout.builders.paw_splits import _BoxIndex, _grow_to_block
+
+    x = np.full(40, -np.inf)
+    index = _BoxIndex(x[:, None])
+    low, high = _grow_to_block(index, np.array([[2.0]]), np.array([[5.0]]), np.array([-np.inf]),
+                               np.array([np.inf]), min_rows=10)
+    assert (low[0, 0], high[0, 0]) == (2.0, 5.0)
+

@@ -24,7 +24,7 @@ import numpy as np
 from skipstone.layout.boxes import block_bounding_boxes
 from skipstone.layout.builders.median import check_block_rows, sample_scale
 from skipstone.layout.layout import Descriptors, Layout
-from skipstone.layout.layout_json import FORMAT, VERSION, bounds_from_json, bounds_to_json
+from skipstone.layout.layout_json import FORMAT, VERSION, bounds_from_json, bounds_to_json, number_to_json
 from skipstone.layout.schema import LayoutData, Schema
 
 CURVES = ("zorder", "hilbert")
@@ -81,7 +81,7 @@ class CurveLayout(Layout):
             "format": FORMAT, "version": VERSION, "kind": "curve", "schema": self.schema.to_json(),
             "curve": self.curve, "bits": self.bits,
             "columns": [self.schema.columns[c].name for c in self.columns],
-            "edges": [e.tolist() for e in self.edges],
+            "edges": [[number_to_json(v) for v in e] for e in self.edges],
             "boundaries": [int(b) for b in self.boundaries],
             "blocks": [{"rows": float(r), "low": bounds_to_json(lo), "high": bounds_to_json(hi)}
                        for r, lo, hi in zip(self.rows, self.low, self.high)],
@@ -92,7 +92,7 @@ class CurveLayout(Layout):
         blocks = document["blocks"]
         return CurveLayout(
             schema, document["curve"], tuple(schema.index(c) for c in document["columns"]), int(document["bits"]),
-            tuple(np.array(e, dtype=np.float64) for e in document["edges"]),
+            tuple(np.array([float(v) for v in e], dtype=np.float64) for e in document["edges"]),
             np.array(document["boundaries"], dtype=np.uint64),
             np.array([b["rows"] for b in blocks], dtype=np.float64),
             np.array([bounds_from_json(b["low"], -np.inf) for b in blocks], dtype=np.float64).reshape(len(blocks), -1),
@@ -121,7 +121,8 @@ def build_curve_layout(
     if bits < 1 or bits * len(chosen) > 63:
         raise ValueError(f"bits={bits} over {len(chosen)} columns does not fit a 63-bit curve key")
     levels = np.arange(1, 1 << bits) / (1 << bits)
-    edges = tuple(np.unique(np.quantile(sample.values[:, c], levels)) for c in chosen)
+    # Between -inf (NULL) and +inf (NaN) a quantile interpolates to NaN: no value sorts there.
+    edges = tuple(_without_nan(np.unique(np.quantile(sample.values[:, c], levels))) for c in chosen)
     blocks = max(1, int(sample.rows * scale // block_rows))
     shell = CurveLayout(sample.schema, curve, chosen, bits, edges, np.zeros(0, np.uint64), np.zeros(1), np.zeros((1, 0)), np.zeros((1, 0)))
     unsorted_keys = shell.keys(sample.values)
@@ -176,3 +177,7 @@ def hilbert_keys(codes: np.ndarray, bits: int) -> np.ndarray:
     x ^= t[:, None]
     return zorder_keys(x, bits)
 
+
+
+def _without_nan(edges: np.ndarray) -> np.ndarray:
+    return edges[~np.isnan(edges)]

@@ -1,6 +1,6 @@
 """The parts of the layout JSON format (``serialization.py``) that trees and curve layouts
-write themselves: the format's name and version, bounds with infinities as null, and a tree's
-nodes. No layout class is imported here, so each layout can use it.
+write themselves: the format's name and version, bounds with infinities as null, infinite cuts
+as strings, and a tree's nodes. No layout class is imported here, so each layout can use it.
 
 >>> from skipstone.layout.nodes import Leaf, Split
 >>> from skipstone.layout.schema import Column, ColumnKind, Schema
@@ -34,6 +34,13 @@ def node_to_json(node: Node, schema: Schema) -> dict[str, Any]:
     return node.accept(_ToJson(schema))
 
 
+def number_to_json(value: float) -> float | str:
+    """A cut or an edge: a number, or the string "Infinity" / "-Infinity" (strict JSON has no
+    infinities, and a cut at -inf, the encoding of NULL, is a real cut). ``float()`` reads both."""
+    v = float(value)
+    return v if math.isfinite(v) else ("Infinity" if v > 0 else "-Infinity" if v < 0 else "NaN")
+
+
 def bounds_to_json(values: Any) -> list[float | None]:
     return [None if math.isinf(v) else float(v) for v in values]
 
@@ -55,7 +62,7 @@ class _ToJson:
     def split(self, node: Split) -> dict[str, Any]:
         return {
             "column": self.schema.columns[node.column].name,
-            "cut": node.cut,
+            "cut": number_to_json(node.cut),
             "left": node.left.accept(self),
             "right": node.right.accept(self),
         }

@@ -92,23 +92,31 @@ def route_and_commit(spark: SparkSession, base: manifest.TableVersion, df: DataF
 
 
 def _conformed(df: DataFrame, schema: object, root: str) -> DataFrame:
-    """``df``'s columns in the table's order; a missing column or a different type is refused."""
+    """``df``'s columns in the table's order; a missing column or a different type is refused.
+    Names match exactly, or, in a case-insensitive session, in another case when only one of
+    ``df``'s columns does (a table may hold both `Mixed` and `mixed`)."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import StructType
 
     assert isinstance(schema, StructType)
-    given = {f.name.lower(): f for f in df.schema.fields}
-    wanted = {f.name.lower() for f in schema.fields}
-    extra = sorted(n for n in given if n not in wanted)
-    if extra:
-        raise SkipstoneError(f"append to {root}: columns {extra} are not in the table")
-    columns = []
+    case_sensitive = df.sparkSession.conf.get("spark.sql.caseSensitive", "false").lower() == "true"
+    exact = {f.name: f for f in df.schema.fields}
+    by_lower: dict[str, list] = {}
+    for f in df.schema.fields:
+        by_lower.setdefault(f.name.lower(), []).append(f)
+    columns, used = [], set()
     for f in schema.fields:
-        found = given.get(f.name.lower())
+        found = exact.get(f.name)
+        if found is None and not case_sensitive and len(by_lower.get(f.name.lower(), [])) == 1:
+            found = by_lower[f.name.lower()][0]
         if found is None:
             raise SkipstoneError(f"append to {root}: column {f.name} ({f.dataType.simpleString()}) is missing")
         if found.dataType != f.dataType:
             raise SkipstoneError(f"append to {root}: column {f.name} is {found.dataType.simpleString()}, "
                                  f"the table's is {f.dataType.simpleString()}")
-        columns.append(F.col(found.name).alias(f.name))
+        used.add(found.name)
+        columns.append(F.col("`" + found.name.replace("`", "``") + "`").alias(f.name))
+    extra = sorted(n for n in exact if n not in used)
+    if extra:
+        raise SkipstoneError(f"append to {root}: columns {extra} are not in the table")
     return df.select(*columns)

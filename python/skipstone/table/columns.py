@@ -60,6 +60,16 @@ def layout_columns(schema: StructType, requested: tuple[str, ...] | None, table:
     return out
 
 
+def quoted_if_needed(name: str) -> str:
+    """A top-level column's name as index definitions take it: a name with a dot or a backtick
+    in backticks, so that `a.b` names the column and not field b of a struct a.
+
+    >>> quoted_if_needed("x"), quoted_if_needed("a.b"), quoted_if_needed("o`k")
+    ('x', '`a.b`', '`o``k`')
+    """
+    return f"`{name.replace('`', '``')}`" if "." in name or "`" in name else name
+
+
 def _numeric(c: Column, data_type: DataType) -> Column:
     """The column as the number the encoding compares (NULL stays NULL)."""
     from pyspark.sql import functions as F

@@ -16,7 +16,7 @@ from skipstone.layout.layout import Layout
 from skipstone.layout.tree import PartitionTree
 from skipstone.session import java_call, jvm_entry
 from skipstone.table import failpoints, manifest
-from skipstone.table.columns import layout_columns
+from skipstone.table.columns import layout_columns, quoted_if_needed
 from skipstone.table.container import (delete, has_files_besides_leftovers, new_staging_dir, relative, write_sample,
                                        write_schema_summary)
 from skipstone.table.indexing import build_metadata
@@ -72,7 +72,7 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
     delete(spark, staging)
     if total > 0:
         requested = list(indexes)
-        requested += [MinMax(c) for c in types if MinMax(c) not in requested]
+        requested += [MinMax(n) for n in map(quoted_if_needed, types) if MinMax(n) not in requested]
         metadata_version, rows = build_metadata(spark, root, [(w.path, w.size, w.mtime) for w in written], requested)
         failpoints.check(spark, "create.afterMetadata")
     files = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, rows[w.path]) for w in written]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -73,11 +74,24 @@ def commit(spark: SparkSession, root: str, read_version: int, operation: str, ad
     names of unindexed files (dropped in by other writers) whose rows ``added`` now holds."""
     change = {"operation": operation, "added": [f.to_json() for f in added], "removed": list(removed),
               "metadataVersion": metadata_version, "properties": dict(properties or {}),
-              "commitInfo": dict(commit_info or {}), "absorbed": list(absorbed)}
+              "commitInfo": _finite(dict(commit_info or {})), "absorbed": list(absorbed)}
     if layout is not None:
         change["layout"] = dict(layout)
-    text = java_call(_tables(spark).commit, spark._jsparkSession, root, int(read_version), json.dumps(change))
+    # Strict JSON: the log's reader (Jackson) refuses NaN and infinities.
+    text = java_call(_tables(spark).commit, spark._jsparkSession, root, int(read_version),
+                     json.dumps(change, allow_nan=False))
     return TableVersion.from_json(root, text)
+
+
+def _finite(value: Any) -> Any:
+    """Commit info with each NaN or infinite number (a policy's benefit may be one) as a string."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _tables(spark: SparkSession) -> Any:

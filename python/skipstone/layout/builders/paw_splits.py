@@ -145,6 +145,8 @@ def _grow_to_block(
             if len(window) >= needed or np.all(centre - f * radius <= data_low) and np.all(centre + f * radius >= data_high):
                 break
             f *= 2.0
+        if len(window) == 0:
+            continue  # no row has finite values on the box's bounded sides (all NULL or NaN): nothing to grow towards
         relative = np.max(np.abs(values[window] - centre) / radius, axis=1)
         f = float(np.partition(relative, min(needed, len(window)) - 1)[min(needed, len(window)) - 1])
         grown_low = np.nextafter(centre - f * radius, -np.inf)
