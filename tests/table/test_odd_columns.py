@@ -1,11 +1,14 @@
 """Tables over the values and names the table fuzzer (tests/fuzz/tables.py) tripped on: layout
 columns full of infinities and NULLs (cuts at -inf, their encoding), a top-level column named
-like a struct's field, and columns differing only in case."""
+like a struct's field, columns differing only in case, and wall-clock timestamps in sessions
+of several time zones."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 
+import numpy as np
 import pytest
 
 from skipstone import Skipstone
@@ -52,3 +55,38 @@ def test_append_matches_columns_that_differ_only_in_case_exactly(spark, tmp_path
         assert all(r["Mixed"] == -r["mixed"] for r in rows) and len(rows) == 20
     finally:
         spark.conf.unset("spark.sql.caseSensitive")
+
+
+def test_a_wall_clock_column_routes_alike_in_every_session_time_zone(spark, tmp_path):
+    """TIMESTAMP_NTZ values are encoded as wall-clock microseconds whatever the session's zone:
+    a table created in one zone is optimized and appended to in others (an optimize in another
+    zone used to find its rows outside the blocks it rewrote), and every file's rows still lie
+    in its block's region, encoded here without Spark."""
+    from pyspark.sql import functions as F
+
+    from skipstone.layout import LayoutData
+    from tests.table.split_policy import SplitLargestBlock
+
+    start = dt.datetime(2024, 3, 10)  # the US switch to summer time: 02:00-03:00 does not exist in Los Angeles
+    df = spark.createDataFrame([(start + dt.timedelta(minutes=37 * k), k) for k in range(64)], "tn TIMESTAMP_NTZ, k INT")
+    zone = "spark.sql.session.timeZone"
+    try:
+        spark.conf.set(zone, "America/Los_Angeles")
+        t = Skipstone.create(spark, str(tmp_path / "t"), df, layout=KdTree(block_rows=8, columns=["tn"]))
+        spark.conf.set(zone, "Pacific/Kiritimati")
+        assert t.optimize(SplitLargestBlock()) is not None
+        spark.conf.set(zone, "Asia/Kolkata")
+        t.append(df)
+    finally:
+        spark.conf.set(zone, "UTC")
+    v = t.current()
+    tree = v.tree
+    position = {int(b): p for p, b in enumerate(tree.block_ids)}
+    epoch, micro = dt.datetime(1970, 1, 1), dt.timedelta(microseconds=1)
+    rows = spark.read.parquet(t.root).select(F.col("_metadata.file_name").alias("f"), "tn", "k").collect()
+    assert len(rows) == 128
+    names = [c.name for c in tree.schema.columns]
+    for f in v.files:
+        mine = [r for r in rows if f.path.endswith(r.f)]
+        encoded = np.array([[(r.tn - epoch) / micro if n == "tn" else float(r.k) for n in names] for r in mine])
+        assert set(tree.route(LayoutData(tree.schema, encoded)).tolist()) == {position[f.block]}, f.path

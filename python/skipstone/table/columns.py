@@ -80,8 +80,11 @@ def _numeric(c: Column, data_type: DataType) -> Column:
     if name == "TimestampType":
         return F.unix_micros(c)
     if name == "TimestampNTZType":
-        # NTZ values are wall-clock times; reading them as UTC matches the layout's literals
-        return F.unix_micros(F.to_utc_timestamp(c.cast("timestamp"), "UTC"))
+        # NTZ values are wall-clock times, encoded as microseconds since the wall clock's epoch,
+        # as the layout's literals are. Never through a cast to TIMESTAMP, which reads the wall
+        # clock in the session's time zone: a table created in one zone would then be routed
+        # differently in another (an optimize there found its rows outside the blocks rewritten).
+        return F.timestamp_diff("MICROSECOND", F.expr("TIMESTAMP_NTZ'1970-01-01 00:00:00'"), c)
     return c.cast("double")
 
 
