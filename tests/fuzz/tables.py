@@ -16,7 +16,6 @@ A failure is printed as a reproducer (dataset, layout, step, predicate) and coun
 """
 from __future__ import annotations
 
-import math
 import os
 import random
 import shutil
@@ -26,11 +25,10 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
 
 from fuzz import columns as columns_
 from fuzz import datagen, indexgen, oracle, predicates, runner, session
-from fuzz.predicates import Pred, render, to_column
+from fuzz.predicates import render
 
 PREDICATES_PER_STEP = 200
 END_TO_END_PER_STEP = 3
