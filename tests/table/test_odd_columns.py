@@ -90,3 +90,12 @@ def test_a_wall_clock_column_routes_alike_in_every_session_time_zone(spark, tmp_
         mine = [r for r in rows if f.path.endswith(r.f)]
         encoded = np.array([[(r.tn - epoch) / micro if n == "tn" else float(r.k) for n in names] for r in mine])
         assert set(tree.route(LayoutData(tree.schema, encoded)).tolist()) == {position[f.block]}, f.path
+
+
+def test_columns_named_with_dots_and_backticks_lay_out_and_append(spark, tmp_path):
+    df = spark.createDataFrame([(k, k % 3, f"s{k}") for k in range(30)], "`we``ird` INT, `x.y` INT, s STRING")
+    t = Skipstone.create(spark, str(tmp_path / "t"), df, layout=ZOrder(block_rows=6, columns=["we`ird", "x.y"]))
+    t.append(df)
+    table = spark.read.parquet(t.root)
+    assert as_multiset(table) == as_multiset(df.union(df))
+    assert as_multiset(table.where("`we``ird` = 7")) == as_multiset(df.union(df).where("`we``ird` = 7"))

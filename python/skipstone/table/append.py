@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from skipstone.errors import SkipstoneError
 from skipstone.layout.serialization import layout_to_json
 from skipstone.table import failpoints, manifest
+from skipstone.table.columns import column_ref
 from skipstone.table.container import delete, new_staging_dir, relative
 from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
 from skipstone.table.indexing import replace_metadata
@@ -95,7 +96,6 @@ def _conformed(df: DataFrame, schema: object, root: str) -> DataFrame:
     """``df``'s columns in the table's order; a missing column or a different type is refused.
     Names match exactly, or, in a case-insensitive session, in another case when only one of
     ``df``'s columns does (a table may hold both `Mixed` and `mixed`)."""
-    from pyspark.sql import functions as F
     from pyspark.sql.types import StructType
 
     assert isinstance(schema, StructType)
@@ -115,7 +115,7 @@ def _conformed(df: DataFrame, schema: object, root: str) -> DataFrame:
             raise SkipstoneError(f"append to {root}: column {f.name} is {found.dataType.simpleString()}, "
                                  f"the table's is {f.dataType.simpleString()}")
         used.add(found.name)
-        columns.append(F.col("`" + found.name.replace("`", "``") + "`").alias(f.name))
+        columns.append(column_ref(found.name).alias(f.name))
     extra = sorted(n for n in exact if n not in used)
     if extra:
         raise SkipstoneError(f"append to {root}: columns {extra} are not in the table")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 from skipstone.layout.curves import CurveLayout
 from skipstone.layout.layout import Layout
 from skipstone.layout.tree import GroupSplit, Leaf, Node, PartitionTree, Split
-from skipstone.table.columns import at_most
+from skipstone.table.columns import at_most, column_ref
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
@@ -63,10 +63,8 @@ class _Compiler:
         self.schema, self.types, self.leaf_value = tree.schema, types, leaf_value
 
     def _at_most(self, dim: int, cut: float) -> Column:
-        from pyspark.sql import functions as F
-
         column = self.schema.columns[dim]
-        return at_most(F.col(f"`{column.name}`"), self.types[column.name], column, cut)
+        return at_most(column_ref(column.name), self.types[column.name], column, cut)
 
     def leaf(self, node: Leaf) -> Column:
         from pyspark.sql import functions as F

@@ -7,7 +7,7 @@ import numpy as np
 
 from skipstone.layout.schema import Column as LayoutColumn
 from skipstone.layout.schema import ColumnKind, LayoutData, Schema
-from skipstone.table.columns import column_kind, encoded
+from skipstone.table.columns import column_kind, column_ref, encoded
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -18,11 +18,9 @@ def draw_sample(df: DataFrame, columns: Mapping[str, DataType], total_rows: int,
     """About ``rows`` rows of ``df`` (all if it has fewer), encoded for the layout: numbers,
     dates and timestamps are encoded by Spark; strings and booleans arrive as values and become
     ranks in the sample's sorted dictionary."""
-    from pyspark.sql import functions as F
-
     kinds = {name: column_kind(t) for name, t in columns.items()}
     selected = df.select([
-        (F.col(f"`{name}`") if kinds[name] is ColumnKind.CATEGORICAL else encoded(F.col(f"`{name}`"), t)).alias(f"c{i}")
+        (column_ref(name) if kinds[name] is ColumnKind.CATEGORICAL else encoded(column_ref(name), t)).alias(f"c{i}")
         for i, (name, t) in enumerate(columns.items())
     ])
     fraction = min(1.0, 1.2 * rows / max(total_rows, 1))
