@@ -99,3 +99,19 @@ def test_columns_named_with_dots_and_backticks_lay_out_and_append(spark, tmp_pat
     table = spark.read.parquet(t.root)
     assert as_multiset(table) == as_multiset(df.union(df))
     assert as_multiset(table.where("`we``ird` = 7")) == as_multiset(df.union(df).where("`we``ird` = 7"))
+
+
+def test_a_cut_at_null_on_a_string_or_boolean_column_routes_nulls_left(spark, tmp_path):
+    """-inf, NULL's encoding, is a cut the builders make on mostly-NULL columns (and policies may
+    propose): on a categorical column it failed to become a Spark test at all."""
+    from pyspark.sql import functions as F
+
+    from skipstone.layout.schema import Column as LayoutColumn
+    from skipstone.layout.schema import ColumnKind
+    from skipstone.table.columns import at_most, column_ref
+
+    df = spark.createDataFrame([(None, None), ("a", True), ("b", False), (None, True)], "s STRING, b BOOLEAN")
+    for name, categories in (("s", ("a", "b")), ("b", (False, True))):
+        column = LayoutColumn(name, ColumnKind.CATEGORICAL, categories)
+        left = df.where(at_most(column_ref(name), df.schema[name].dataType, column, -math.inf))
+        assert left.where(F.col(name).isNotNull()).count() == 0 and left.count() == df.where(F.col(name).isNull()).count()

@@ -123,6 +123,8 @@ def _category_at_most(c: Column, column: LayoutColumn, cut: float) -> Column:
     dictionary value."""
     from pyspark.sql import functions as F
 
+    if math.isinf(cut):  # -inf is NULL's encoding: no value is at most it (+inf is handled above)
+        return F.lit(cut > 0)
     categories = column.categories
     step = math.floor(cut * 2) / 2
     if step == math.floor(step):  # a rank k: at most the k-th value
