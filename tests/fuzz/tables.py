@@ -4,13 +4,13 @@ Each generated dataset (the plain fuzzer's: odd types, names, formats and time z
 table: ``Skipstone.create`` lays it out with a random layout over random columns and block
 sizes and builds random indexes; then the table changes, each step in another session time
 zone: an optimize that splits a random block at a random sample value, an append of the source
-again, an Amoeba optimize and a PAW rebuild eager to rewrite. After every step:
+again, a plain Spark write of it into the table's root (read unindexed, then absorbed by the
+next optimize), an Amoeba optimize and a PAW rebuild eager to rewrite. After every step:
 
 - the table holds exactly the rows written into it (a multiset, read with skipping off);
 - no file holding a row where a predicate is TRUE is skipped (the fuzzer's own oracle, run
   against the table's current version);
-- a few predicates end to end: the table with skipping on returns what the source returns
-  with skipping off.
+- a few predicates end to end: the table returns the same rows with skipping on and off.
 
 A failure is printed as a reproducer (dataset, layout, step, predicate) and counted.
 """
@@ -213,10 +213,17 @@ def _steps(ds: TableCase) -> list[tuple[str, Callable[[], Any]]]:
         ds.table.append(ds.frozen)
         ds.copies += 1
 
+    def other_writer() -> None:
+        # Spark without Skipstone's API writing into the root: the table reads such files
+        # unindexed, and the next optimize absorbs them into its layout.
+        ds.frozen.coalesce(1).write.mode("append").parquet(ds.root)
+        ds.copies += 1
+
     eager = dict(cost_model=RowsRead(), write_multiplier=1e-6)
     return [
         ("optimize: split a random block", lambda: ds.table.optimize(SplitRandomBlock(ds.rng))),
         ("append the source again", append),
+        ("another writer drops the source into the root", other_writer),
         ("optimize: AmoebaAdaptive", lambda: _is_tree(ds) and ds.table.optimize(AmoebaAdaptive(window=50, **eager))),
         ("optimize: PawRebuild", lambda: ds.table.optimize(PawRebuild(window=50, **eager))),
     ]

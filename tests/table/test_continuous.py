@@ -167,3 +167,19 @@ def test_queries_during_optimize_and_vacuum_see_a_committed_version(spark, table
             r.join()
     assert not failures and results and all(r == answer for r in results)
     assert any(r.kind == "data" for r in deleted)
+
+
+def test_a_file_dropped_in_is_read_once_the_cached_resolution_expires(spark, table, tmp_path):
+    """The root's resolution (newest version, other writers' files) is trusted for
+    metadataCacheTtlSeconds: a file dropped in meanwhile is read once it expires, at once with 0."""
+    ttl = "spark.skipstone.metadataCacheTtlSeconds"
+    spark.conf.set(ttl, "3600")
+    try:
+        assert count(spark, table) == ROWS  # resolves the root and caches it
+        drop_foreign_file(spark, table, tmp_path, 10_000, 100, "late", 2_000_000_000)
+        assert count(spark, table) == ROWS  # within the TTL: the cached resolution
+        spark.conf.set(ttl, "0")
+        assert count(spark, table, "a >= 0") == ROWS + 100
+        assert unindexed(skipstone.last_query_stats(spark)) == 1
+    finally:
+        spark.conf.set(ttl, "0")  # the suite's setting (conftest)

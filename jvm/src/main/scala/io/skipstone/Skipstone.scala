@@ -77,7 +77,12 @@ object Skipstone {
   }
 
   /** Forget every cached metadata version (benchmarks measure cold starts with it). */
-  def clearCache(): Unit = MetadataCache.clear()
+  /** Forget every cached metadata version and every managed table's cached resolution (its newest
+   *  version and the other writers' files in its root). */
+  def clearCache(): Unit = {
+    MetadataCache.clear()
+    io.skipstone.table.ManagedTables.clear()
+  }
 
   def drop(session: SparkSession, datasetRoot: String): Boolean = {
     val dropped = MetadataStore.drop(session, datasetRoot)

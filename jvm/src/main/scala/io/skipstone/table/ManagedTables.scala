@@ -47,4 +47,7 @@ object ManagedTables extends Logging {
   }
 
   def invalidate(root: String): Unit = entries.remove(root)
+
+  /** Forget every root's entry: the next query on each lists its root and reads its log again. */
+  def clear(): Unit = entries.clear()
 }
