@@ -85,9 +85,9 @@ class Dataset:
         col = to_column(pred)
         try:
             oracle.skipping(self.spark, False)
-            expected = _normalized(self.df.filter(col).collect())
+            expected = normalized(self.df.filter(col).collect())
             oracle.skipping(self.spark, True)
-            actual = _normalized(self.df.filter(col).collect())
+            actual = normalized(self.df.filter(col).collect())
             skipped = skipstone.last_query_stats(self.spark).files_skipped
         except Exception:  # noqa: BLE001 - a predicate Spark rejects is not Skipstone's business
             return None
@@ -106,7 +106,7 @@ def _data_files(root: str) -> list[str]:
     return out
 
 
-def _normalized(rows: list[Any]) -> list[Any]:
+def normalized(rows: list[Any]) -> list[Any]:
     def cell(v: Any) -> Any:
         if isinstance(v, float) and math.isnan(v):
             return "NaN"

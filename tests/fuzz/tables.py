@@ -22,9 +22,9 @@ import shutil
 import tempfile
 import time
 import traceback
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
-
 
 from fuzz import columns as columns_
 from fuzz import datagen, indexgen, oracle, predicates, runner, session
@@ -120,7 +120,7 @@ class TableCase(runner.Dataset):
         orderable = [f.name for f in self.source.schema.fields if column_kind(f.dataType) is not None]
         self.layout = choose_layout(rng, orderable)
         self.root = os.path.join(workdir, "table")
-        self.written = runner._normalized(self.source.collect())
+        self.written = runner.normalized(self.source.collect())
         # What appends add: the source as read now, frozen (a CSV or JSON source read again in
         # another session time zone would parse its timestamps into other instants).
         frozen = os.path.join(workdir, "frozen")
@@ -149,23 +149,14 @@ class TableCase(runner.Dataset):
 def _rows_of(ds: TableCase) -> list[Any]:
     oracle.skipping(ds.spark, False)
     try:
-        return runner._normalized(ds.df.collect())
+        return runner.normalized(ds.df.collect())
     finally:
         oracle.skipping(ds.spark, True)
 
 
-def _difference(a: list[Any], b: list[Any]) -> list[Any]:
-    """The multiset a - b."""
-    left = {}
-    for r in b:
-        left[repr(r)] = left.get(repr(r), 0) + 1
-    out = []
-    for r in a:
-        if left.get(repr(r), 0):
-            left[repr(r)] -= 1
-        else:
-            out.append(r)
-    return out
+def _difference(a: list[Any], b: list[Any]) -> list[str]:
+    """The multiset a - b, rows shown as their repr."""
+    return list((Counter(map(repr, a)) - Counter(map(repr, b))).elements())
 
 
 def check(ds: TableCase, summary: TableSummary, log: Callable[[str], None],

@@ -171,15 +171,20 @@ def test_queries_during_optimize_and_vacuum_see_a_committed_version(spark, table
 
 def test_a_file_dropped_in_is_read_once_the_cached_resolution_expires(spark, table, tmp_path):
     """The root's resolution (newest version, other writers' files) is trusted for
-    metadataCacheTtlSeconds: a file dropped in meanwhile is read once it expires, at once with 0."""
+    metadataCacheTtlSeconds: a file dropped in meanwhile is read once it expires or the cache is
+    cleared, at once with 0."""
     ttl = "spark.skipstone.metadataCacheTtlSeconds"
     spark.conf.set(ttl, "3600")
     try:
         assert count(spark, table) == ROWS  # resolves the root and caches it
         drop_foreign_file(spark, table, tmp_path, 10_000, 100, "late", 2_000_000_000)
         assert count(spark, table) == ROWS  # within the TTL: the cached resolution
+        spark._jvm.io.skipstone.Skipstone.clearCache()
+        assert count(spark, table) == ROWS + 100
+        drop_foreign_file(spark, table, tmp_path, 30_000, 100, "later", 2_000_000_000)
+        assert count(spark, table) == ROWS + 100  # cached again
         spark.conf.set(ttl, "0")
-        assert count(spark, table, "a >= 0") == ROWS + 100
-        assert unindexed(skipstone.last_query_stats(spark)) == 1
+        assert count(spark, table, "a >= 0") == ROWS + 200
+        assert unindexed(skipstone.last_query_stats(spark)) == 2
     finally:
         spark.conf.set(ttl, "0")  # the suite's setting (conftest)

@@ -108,10 +108,11 @@ def test_a_cut_at_null_on_a_string_or_boolean_column_routes_nulls_left(spark, tm
 
     from skipstone.layout.schema import Column as LayoutColumn
     from skipstone.layout.schema import ColumnKind
-    from skipstone.table.columns import at_most, column_ref
+    from skipstone.per_file import column_of
+    from skipstone.table.columns import at_most
 
     df = spark.createDataFrame([(None, None), ("a", True), ("b", False), (None, True)], "s STRING, b BOOLEAN")
     for name, categories in (("s", ("a", "b")), ("b", (False, True))):
         column = LayoutColumn(name, ColumnKind.CATEGORICAL, categories)
-        left = df.where(at_most(column_ref(name), df.schema[name].dataType, column, -math.inf))
+        left = df.where(at_most(column_of([name]), df.schema[name].dataType, column, -math.inf))
         assert left.where(F.col(name).isNotNull()).count() == 0 and left.count() == df.where(F.col(name).isNull()).count()

@@ -178,6 +178,5 @@ def hilbert_keys(codes: np.ndarray, bits: int) -> np.ndarray:
     return zorder_keys(x, bits)
 
 
-
 def _without_nan(edges: np.ndarray) -> np.ndarray:
     return edges[~np.isnan(edges)]

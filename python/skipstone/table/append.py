@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from skipstone.errors import SkipstoneError
 from skipstone.layout.serialization import layout_to_json
+from skipstone.per_file import column_of
 from skipstone.table import failpoints, manifest
-from skipstone.table.columns import column_ref
 from skipstone.table.container import delete, new_staging_dir, relative
 from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
 from skipstone.table.indexing import replace_metadata
@@ -115,7 +115,7 @@ def _conformed(df: DataFrame, schema: object, root: str) -> DataFrame:
             raise SkipstoneError(f"append to {root}: column {f.name} is {found.dataType.simpleString()}, "
                                  f"the table's is {f.dataType.simpleString()}")
         used.add(found.name)
-        columns.append(column_ref(found.name).alias(f.name))
+        columns.append(column_of([found.name]).alias(f.name))
     extra = sorted(n for n in exact if n not in used)
     if extra:
         raise SkipstoneError(f"append to {root}: columns {extra} are not in the table")

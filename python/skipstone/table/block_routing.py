@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Callable, Mapping
 from skipstone.layout.curves import CurveLayout
 from skipstone.layout.layout import Layout
 from skipstone.layout.tree import GroupSplit, Leaf, Node, PartitionTree, Split
-from skipstone.table.columns import at_most, column_ref
+from skipstone.per_file import column_of
+from skipstone.table.columns import at_most
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
@@ -64,7 +65,7 @@ class _Compiler:
 
     def _at_most(self, dim: int, cut: float) -> Column:
         column = self.schema.columns[dim]
-        return at_most(column_ref(column.name), self.types[column.name], column, cut)
+        return at_most(column_of([column.name]), self.types[column.name], column, cut)
 
     def leaf(self, node: Leaf) -> Column:
         from pyspark.sql import functions as F

@@ -70,13 +70,6 @@ def quoted_if_needed(name: str) -> str:
     return f"`{name.replace('`', '``')}`" if "." in name or "`" in name else name
 
 
-def column_ref(name: str) -> Column:
-    """The top-level column ``name``, whatever it holds (dots, backticks): never a struct's field."""
-    from pyspark.sql import functions as F
-
-    return F.col("`" + name.replace("`", "``") + "`")
-
-
 def _numeric(c: Column, data_type: DataType) -> Column:
     """The column as the number the encoding compares (NULL stays NULL)."""
     from pyspark.sql import functions as F

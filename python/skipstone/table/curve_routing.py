@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from skipstone.layout.curves import CurveLayout
-from skipstone.table.columns import at_most, column_ref
+from skipstone.per_file import column_of
+from skipstone.table.columns import at_most
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
@@ -44,13 +45,13 @@ def with_curve_block(rows: DataFrame, layout: CurveLayout, types: Mapping[str, D
     codes = [F.col(n) for n in code_names]
     key = _zorder_key(codes, layout.bits) if layout.curve == "zorder" else \
         F.call_function(HILBERT_FUNCTION, F.array(*codes), F.lit(layout.bits))
-    with_key = with_codes.select(*[column_ref(c) for c in rows.columns], key.alias("__skipstone_key"))
+    with_key = with_codes.select(*[column_of([c]) for c in rows.columns], key.alias("__skipstone_key"))
     # the last boundary is the largest uint64, above every key: it never needs a test
     finite = [int(b) for b in layout.boundaries[:-1]]
     k = F.col("__skipstone_key")
     block = _search(lambda i: k <= F.lit(finite[i]).cast("long"), len(finite),
                     lambda position: F.lit(block_value(position)).cast("long"))
-    return with_key.select(*[column_ref(c) for c in rows.columns], block.alias(name))
+    return with_key.select(*[column_of([c]) for c in rows.columns], block.alias(name))
 
 
 def _cell_code(layout: CurveLayout, column: int, edges: Sequence[float], types: Mapping[str, DataType]) -> Column:
@@ -58,7 +59,7 @@ def _cell_code(layout: CurveLayout, column: int, edges: Sequence[float], types: 
     from pyspark.sql import functions as F
 
     spec = layout.schema.columns[column]
-    c = column_ref(spec.name)
+    c = column_of([spec.name])
     return _search(lambda k: at_most(c, types[spec.name], spec, float(edges[k])), len(edges),
                    lambda code: F.lit(code).cast("long"))
 

@@ -7,7 +7,8 @@ import numpy as np
 
 from skipstone.layout.schema import Column as LayoutColumn
 from skipstone.layout.schema import ColumnKind, LayoutData, Schema
-from skipstone.table.columns import column_kind, column_ref, encoded
+from skipstone.per_file import column_of
+from skipstone.table.columns import column_kind, encoded
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -20,7 +21,7 @@ def draw_sample(df: DataFrame, columns: Mapping[str, DataType], total_rows: int,
     ranks in the sample's sorted dictionary."""
     kinds = {name: column_kind(t) for name, t in columns.items()}
     selected = df.select([
-        (column_ref(name) if kinds[name] is ColumnKind.CATEGORICAL else encoded(column_ref(name), t)).alias(f"c{i}")
+        (column_of([name]) if kinds[name] is ColumnKind.CATEGORICAL else encoded(column_of([name]), t)).alias(f"c{i}")
         for i, (name, t) in enumerate(columns.items())
     ])
     fraction = min(1.0, 1.2 * rows / max(total_rows, 1))

@@ -76,9 +76,10 @@ object Skipstone {
     }.asJava
   }
 
-  /** Forget every cached metadata version (benchmarks measure cold starts with it). */
-  /** Forget every cached metadata version and every managed table's cached resolution (its newest
-   *  version and the other writers' files in its root). */
+  /**
+   * Forget every cached metadata version and every managed table's cached resolution (its newest
+   * version and the other writers' files in its root): benchmarks measure cold starts with it.
+   */
   def clearCache(): Unit = {
     MetadataCache.clear()
     io.skipstone.table.ManagedTables.clear()
