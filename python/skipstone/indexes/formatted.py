@@ -16,6 +16,21 @@ if TYPE_CHECKING:
     from pyspark.sql import Column
 
 
+def function_digest(fn: Callable[[Any], Any], return_type: str) -> str:
+    """SHA-256 of the command pyspark ships to executors for ``fn`` as a UDF returning ``return_type``.
+
+    Queries answer a UDF by its registered name; the JVM compares this digest with the digest
+    of the query's UDF (io.skipstone.clauses.rules.FunctionIdentity), so a name registered
+    again with another body is not answered by values the old body computed.
+    """
+    import hashlib
+
+    from pyspark.serializers import CloudPickleSerializer
+    from pyspark.sql.types import _parse_datatype_string
+
+    return hashlib.sha256(CloudPickleSerializer().dumps((fn, _parse_datatype_string(return_type)))).hexdigest()
+
+
 @dataclass(frozen=True)
 class Formatted(RuleIndex):
     """Per file the distinct values of ``fn(column)``.
@@ -60,7 +75,9 @@ class Formatted(RuleIndex):
 
     def params(self) -> dict[str, str]:
         # The JVM writes the roles and rules (io.skipstone.indexing.FormattedKind) and settles the type.
-        return self.settings()
+        if not callable(self.fn):
+            return self.settings()
+        return {**self.settings(), "functionDigest": function_digest(self.fn, self.type or "string")}
 
     def needs_python(self) -> bool:
         return callable(self.fn)

@@ -93,16 +93,16 @@ object Skipstone {
 
   /**
    * What a DataFrame reads, as JSON: `root` (null when it reads several paths), `format`, `table` (or null), `reader` (the
-   * [[io.skipstone.metadata.ReaderSpec]] metadata built from it is valid for), `options`
+   * [[io.skipstone.metadata.ReadContext]] metadata built from it is valid for), `options`
    * (every reader option) and `schema` (the relation's), to read new files the same way on refresh.
    */
   def describeSource(df: org.apache.spark.sql.DataFrame): String = {
     val source = SourceRelation.of(df)
     val session = df.sparkSession.asInstanceOf[SparkSession]
     JsonMethods.compact(JsonMethods.render(
-      ("root" -> source.root.map(FilePaths.requireUnescaped)) ~ ("format" -> source.reader(session).format) ~
+      ("root" -> source.root.map(FilePaths.requireUnescaped)) ~ ("format" -> source.context(session).format) ~
         ("table" -> source.table.map(_.identifier.unquotedString)) ~
-        ("reader" -> source.reader(session).toJson) ~ ("options" -> source.relation.options) ~
+        ("reader" -> source.context(session).toJson) ~ ("options" -> source.relation.options) ~
         ("schema" -> JsonMethods.parse(source.relation.schema.json))))
   }
 

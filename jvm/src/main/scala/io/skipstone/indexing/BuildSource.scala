@@ -56,7 +56,7 @@ object BuildSource {
     val source = SourceRelation.of(df)
     val root = source.root.getOrElse(throw new IndexBuildError(
       "the DataFrame reads several paths; Skipstone indexes one directory (or table) per dataset: read its root directory"))
-    BuildSource(root, source.reader(session).format, source.relation.options,
+    BuildSource(root, source.context(session).format, source.relation.options,
       table.orElse(source.table.map(_.identifier.unquotedString)), Some(df.schema))
   }
 

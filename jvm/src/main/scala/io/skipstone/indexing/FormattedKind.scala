@@ -7,6 +7,9 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.functions.expr
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
+import org.apache.spark.sql.catalyst.expressions.PythonUDF
+
+import io.skipstone.clauses.rules.FunctionIdentity
 import io.skipstone.indexing.RuleText.{Role, Rule}
 
 /**
@@ -38,7 +41,11 @@ object FormattedKind extends RuleKind {
         given
       case None => found.map(_.simpleString).getOrElse("string")
     }
-    val settings = ListMap("expression" -> expression, "name" -> function(request).getOrElse(""), "type" -> resultType)
+    // Registered here, the build calls the registered body; otherwise Python calls fn and sends its digest.
+    val digest = registeredDigest(session, request, expression, columns.head.dataType)
+      .orElse(request.param(FunctionIdentity.DigestParam)).getOrElse("")
+    val settings = ListMap("expression" -> expression, "name" -> function(request).getOrElse(""), "type" -> resultType,
+      FunctionIdentity.DigestParam -> digest)
     val definitions = if (RuleText.hasDefinitions(request.params)) request.params.filter { case (k, _) => !settings.contains(k) }
       else RuleText.params(Seq(Role("values", s"array<$resultType>", Some(s"array_sort(collect_set($expression))"))),
         Seq(Rule(s"$expression = {v}", "array_contains({values}, {v})", Some("exists({values}, x -> x <> {v})")),
@@ -52,6 +59,15 @@ object FormattedKind extends RuleKind {
     function(request).filterNot(session.catalog.functionExists) match {
       case Some(python) => Seq("values" -> PythonRole(python))
       case None => super.roles(session, request, columns)
+    }
+
+  /** The digest of the Python UDF registered under the index's name, if one is. */
+  private def registeredDigest(session: SparkSession, request: IndexRequest, expression: String,
+                               columnType: DataType): Option[String] =
+    function(request).filter(session.catalog.functionExists).flatMap { _ =>
+      val empty = session.createDataFrame(java.util.Collections.emptyList[Row](), StructType(Seq(StructField("c", columnType))))
+      val plan = empty.select(expr(expression.replace("{col}", "c"))).queryExecution.analyzed
+      plan.expressions.flatMap(_.collect { case u: PythonUDF => FunctionIdentity.of(u) }).headOption
     }
 
   /** The type queries see for `fn(column)`, by analysis over no rows; None for an unregistered UDF. */

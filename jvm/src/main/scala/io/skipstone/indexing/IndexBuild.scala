@@ -10,6 +10,9 @@ import org.json4s.jackson.JsonMethods
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.functions.col
 
+import org.apache.spark.internal.Logging
+
+import io.skipstone.clauses.rules.{FunctionIdentity, StoredRule}
 import io.skipstone.metadata.{DatasetIndex, IndexSpec, MetadataCache, MetadataStore}
 
 /**
@@ -24,7 +27,7 @@ import io.skipstone.metadata.{DatasetIndex, IndexSpec, MetadataCache, MetadataSt
  *   IndexBuild.refresh(spark, "file:/data/weather")
  * }}}
  */
-object IndexBuild {
+object IndexBuild extends Logging {
   /**
    * Index every file `data` reads for `requests` (one Spark job, or Parquet footers alone for
    * MinMax when `useFooters`) and publish a new version, replacing earlier indexes.
@@ -71,7 +74,9 @@ object IndexBuild {
     val (tableDir, definition) = current(session, source.root)
     val old = session.read.parquet(tableDir.toString)
     val listed = SourceRelation.of(data).files(session)
-    update(session, source, data, definition, old.join(listed, unchanged(old, listed), "left_semi"), subset, extraRoles)
+    val kept = if (readsAsBuilt(session, definition, data)) old.join(listed, unchanged(old, listed), "left_semi")
+      else old.limit(0)
+    update(session, source, data, definition, kept, subset, extraRoles)
   }
 
   /** [[refresh]] with strings for Python; `subset` and `extraRoles` may be null. */
@@ -80,12 +85,16 @@ object IndexBuild {
     refresh(session, BuildSource(root, format, stringMap(optionsJson), Option(table), Some(data.schema)), data,
       Option(subset), Option(extraRoles))
 
-  /** Files `data` lists now that the current metadata has no row for, or an outdated one. */
+  /**
+   * Files `data` lists now that the current metadata has no row for, or an outdated one; every
+   * file when `data` reads them differently from the build (see [[readsAsBuilt]]).
+   */
   def staleFiles(session: SparkSession, datasetRoot: String, data: DataFrame): Seq[String] = {
-    val (tableDir, _) = current(session, datasetRoot)
+    val (tableDir, definition) = current(session, datasetRoot)
     val old = session.read.parquet(tableDir.toString)
     val listed = SourceRelation.of(data).files(session)
-    listed.join(old, unchanged(old, listed), "left_anti").select(col("path")).collect().map(_.getString(0)).toSeq
+    val stale = if (readsAsBuilt(session, definition, data)) listed.join(old, unchanged(old, listed), "left_anti") else listed
+    stale.select(col("path")).collect().map(_.getString(0)).toSeq
   }
 
   def staleFileList(session: SparkSession, datasetRoot: String, data: DataFrame): java.util.List[String] =
@@ -99,6 +108,8 @@ object IndexBuild {
   def replaceFiles(session: SparkSession, source: BuildSource, data: DataFrame, subset: Option[DataFrame],
                    extraRoles: Option[DataFrame]): Long = {
     val (tableDir, definition) = current(session, source.root)
+    if (!readsAsBuilt(session, definition, data)) return update(session, source, data, definition,
+      session.read.parquet(tableDir.toString).limit(0), Some(data), extraRoles)
     val old = session.read.parquet(tableDir.toString)
     val live = SourceRelation.of(data).files(session).select("path")
     val kept = old.join(live, Seq("path"), "left_semi")
@@ -138,12 +149,34 @@ object IndexBuild {
                      kept: DataFrame, subset: Option[DataFrame], extraRoles: Option[DataFrame]): Long = {
     val requests = definition.indexes.map(ix => IndexRequest(ix.kind, ix.columns, ix.params, Some(ix.describe)))
     val indexes = prepare(session, source, data, requests)
-    val metadata = subset.map { s =>
+    // A function registered again with another body: the kept rows hold the old body's values.
+    val digests = (ixs: Seq[Map[String, String]]) => ixs.map(_.get(FunctionIdentity.DigestParam).filter(_.nonEmpty))
+    val sameFunctions = digests(indexes.map(_.request.params)) == digests(definition.indexes.map(_.params))
+    if (!sameFunctions) logWarning(
+      s"Skipstone: a function indexed in ${definition.datasetRoot} was registered again; every file is indexed again")
+    val metadata = (if (sameFunctions) subset else Some(data)).map { s =>
       val fresh = MetadataCollector.collect(session, source, s, SourceRelation.of(s).files(session), indexes,
         extraRoles, useFooters = true)
-      kept.unionByName(fresh.select(kept.columns.toSeq.map(col): _*))
+      (if (sameFunctions) kept else kept.limit(0)).unionByName(fresh.select(kept.columns.toSeq.map(col): _*))
     }.getOrElse(kept)
     publish(session, source, data, indexes, metadata)
+  }
+
+  /**
+   * Whether `data` reads the files as the current version's build did, so that its rows can be
+   * kept beside rows collected now: one version records one read context, and every row must
+   * hold under it. Otherwise a refresh collects every file again, under the new context.
+   */
+  private def readsAsBuilt(session: SparkSession, definition: DatasetIndex, data: DataFrame): Boolean = {
+    val now = SourceRelation.of(data).context(session)
+    val same = definition.context.exists { built =>
+      built.differences(now).isEmpty && built.dataSchema == now.dataSchema &&
+        built.partitionColumns == now.partitionColumns &&
+        (built.timeZone == now.timeZone || !definition.indexes.exists(StoredRule.isRuleBased))
+    }
+    if (!same) logWarning(s"Skipstone: ${definition.datasetRoot} is read differently from how its index was built " +
+      "(reader options, columns, session settings or time zone); every file is indexed again")
+    same
   }
 
   /** Same path, size, modification time and fingerprint: the metadata row still describes the file. */
@@ -182,13 +215,13 @@ object IndexBuild {
 
   private def publish(session: SparkSession, source: BuildSource, data: DataFrame, indexes: Seq[PreparedIndex],
                       metadata: DataFrame): Long = {
-    val reader = SourceRelation.of(data).reader(session)
-    val definition = DatasetIndex(DatasetIndex.CurrentFormatVersion, source.root, reader.format,
+    val context = SourceRelation.of(data).context(session)
+    val definition = DatasetIndex(DatasetIndex.CurrentFormatVersion, source.root, context.format,
       indexes.zipWithIndex.map { case (ix, position) =>
         IndexSpec(ix.request.kind, ix.request.columns, ix.columns.map(_.dataType),
           ListMap.from(ix.roles.map { case (role, _) => role -> ix.metadataColumn(position, role) }),
           ix.request.params, Some(ix.description), Some(ix.columns.map(_.path)))
-      }, reader, Some(source.copy(schema = Some(data.schema))))
+      }, Some(context), Some(source.copy(schema = Some(data.schema))))
     val staging = MetadataStore.newStagingDir(session, source.root)
     val fs = staging.getFileSystem(session.sessionState.newHadoopConf())
     try {

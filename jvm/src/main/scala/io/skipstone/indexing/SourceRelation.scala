@@ -6,14 +6,14 @@ import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
 import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, HadoopFsRelation, LogicalRelation, PartitioningAwareFileIndex}
 import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
 
-import io.skipstone.metadata.{FileIdentity, FilePaths, ReaderSpec}
+import io.skipstone.metadata.{FileIdentity, FilePaths, ReadContext}
 
 /**
  * The file relation a DataFrame reads: what an index over it is built from, so that the
  * metadata means what the DataFrame's reads mean (format, options, schema, root).
  */
 case class SourceRelation(relation: HadoopFsRelation, table: Option[CatalogTable]) {
-  def reader(session: SparkSession): ReaderSpec = ReaderSpec.of(relation, session)
+  def context(session: SparkSession): ReadContext = ReadContext.of(relation, session)
 
   /** The one directory the relation reads, or None when it reads several paths. */
   def root: Option[String] = relation.location.rootPaths match {

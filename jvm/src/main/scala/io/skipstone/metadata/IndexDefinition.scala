@@ -49,16 +49,18 @@ case class IndexSpec(
  * This file is the only writer ([[toJson]]) and reader ([[DatasetIndex.fromJson]]) of that
  * format; docs/index-format.md is its spec.
  *
- * @param read how the build read the files, so that a refresh reads new ones the same way
- *             (absent in metadata written before it was recorded)
+ * @param context what decided the values the build read (None in metadata written before it
+ *                was recorded: such metadata answers nothing until it is refreshed)
+ * @param read    how the build read the files, so that a refresh reads new ones the same way
+ *                (absent in metadata written before it was recorded)
  */
 case class DatasetIndex(formatVersion: Int, datasetRoot: String, format: String, indexes: Seq[IndexSpec],
-                        reader: ReaderSpec, read: Option[BuildSource] = None) {
+                        context: Option[ReadContext], read: Option[BuildSource] = None) {
   def toJson: String = JsonMethods.compact(JsonMethods.render(JObject(
     "formatVersion" -> JInt(formatVersion),
     "datasetRoot" -> JString(datasetRoot),
     "format" -> JString(format),
-    "reader" -> reader.toJson,
+    "reader" -> context.map(_.toJson).getOrElse(JNull),
     "read" -> read.map(_.toJson).getOrElse(JNull),
     "indexes" -> JArray(indexes.map(_.toJson).toList))))
 }
@@ -83,10 +85,10 @@ object DatasetIndex {
         storedPaths = (ix \ "columnPaths").extractOpt[Seq[Seq[String]]].map(_.map(ColumnPath(_))))
     }
     val format = (json \ "format").extract[String]
-    val reader = (json \ "reader").toOption.filter(_ != JNull).map(ReaderSpec.fromJson).getOrElse(ReaderSpec.legacy(format))
+    val context = (json \ "reader").toOption.filter(_ != JNull).flatMap(ReadContext.fromJson)
     val root = (json \ "datasetRoot").extract[String]
     val read = (json \ "read").toOption.filter(_ != JNull).map(BuildSource.fromJson(root, _))
-    DatasetIndex(version, root, format, indexes, reader, read)
+    DatasetIndex(version, root, format, indexes, context, read)
   }
 
   /** A JSON object of strings as a map that keeps the written order (roles are listed in it). */

@@ -23,9 +23,13 @@ object DistributedEvaluation {
   /** What the metadata says of a file it rules out. */
   case class RuledOut(identity: FileIdentity, numRows: Long)
 
-  /** Files whose metadata rules them out under `clause` (None: only files with no rows), by path. */
+  /**
+   * Files whose metadata rules them out under `clause` (None: only files with no rows), by path.
+   *
+   * @param rowCountsHold whether files indexed as empty are empty for this read too
+   */
   def ruledOut(session: SparkSession, metadata: LoadedMetadata, table: String,
-               clause: Option[Expression]): collection.Map[String, RuledOut] = {
+               clause: Option[Expression], rowCountsHold: Boolean): collection.Map[String, RuledOut] = {
     val base = Seq(LoadedMetadata.Path, LoadedMetadata.Size, LoadedMetadata.ModificationTime, LoadedMetadata.NumRows) ++
       Option(LoadedMetadata.Fingerprint).filter(metadata.schema.fieldNames.contains)
     // Bloom filters' memo of decoded cells is transient: executors decode their own.
@@ -33,9 +37,8 @@ object DistributedEvaluation {
     val needed = (base ++ portable.toSeq.flatMap(_.references.map(_.name))).distinct
     val attributes: Seq[AttributeReference] = needed.map(metadata.attribute)
     val numRows = attributes.find(_.name == LoadedMetadata.NumRows).get
-    val condition = portable.fold[Expression](EqualTo(numRows, Literal(0L))) { c =>
-      Or(EqualTo(numRows, Literal(0L)), Not(Coalesce(Seq(c, Literal(true)))))
-    }
+    val empty: Expression = if (rowCountsHold) EqualTo(numRows, Literal(0L)) else Literal(false)
+    val condition = portable.fold(empty) { c => Or(empty, Not(Coalesce(Seq(c, Literal(true))))) }
     val bound = BindReferences.bindReference(condition, attributes)
     val hasFingerprint = needed.contains(LoadedMetadata.Fingerprint)
     val df = session.read.schema(metadata.schema).parquet(table).select(needed.map(org.apache.spark.sql.functions.col): _*)

@@ -13,17 +13,18 @@ import org.apache.spark.sql.types.StructType
 
 import io.skipstone.clauses.{Clause, ClauseBuilder, LeafTranslator}
 import io.skipstone.clauses.rules.StoredRule
-import io.skipstone.metadata.{CanonicallySpelled, FileIdentity, FilePaths, IndexSpec, LoadedMetadata, ReaderSpec, SchemaPaths}
+import io.skipstone.metadata.{CanonicallySpelled, FileIdentity, FilePaths, IndexSpec, LoadedMetadata, ReadContext, SchemaPaths}
+import io.skipstone.clauses.rules.FunctionIdentity
 
 /**
  * How the query reads the dataset, which decides which indexes may answer it.
  *
  * @param schema the relation's schema as the query sees it; an index whose column is gone or
  *               has another type (schema evolution, a CSV read without type inference) is ignored
- * @param reader how the relation reads its files (format, options, time zone): metadata built
- *               under another reading is ignored, index by index
+ * @param context how the relation reads its files (format, options, columns, settings): metadata
+ *                built under another reading is ignored, index by index
  */
-case class QueryRead(schema: StructType, reader: ReaderSpec, resolver: Resolver)
+case class QueryRead(schema: StructType, context: ReadContext, resolver: Resolver)
 
 /**
  * A filter condition compiled against one metadata version: decides, file by file, whether a
@@ -37,16 +38,36 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
 
   private val root = metadata.definition.datasetRoot
 
+  private val built: Option[ReadContext] = metadata.definition.context
+
+  /** How the build's read differs from this query's; None when the build did not record it. */
+  private val differences = built.map(_.differences(read.context))
+
+  /**
+   * Row counts hold only for the read they were counted under: a header-only CSV file has no
+   * rows with `header=true` and one without; a file of `#` lines is empty only with `comment='#'`.
+   */
+  private val rowCountsHold: Boolean = differences.exists(_.isEmpty)
+
   /** Indexes this query may use, and why the others may not. */
   private val (usable, refused): (Seq[IndexSpec], Seq[String]) = {
-    val (everyIndex, datetimeIndexes) = metadata.definition.reader.differences(read.reader)
     val verdicts = metadata.definition.indexes.map { ix =>
       val why =
         if (!SchemaPaths.matches(ix, read.schema, read.resolver))
           Some(s"${ix.describe} was built for columns of type ${ix.columnTypes.map(_.simpleString).mkString(", ")}, " +
             "which this query reads differently")
-        else (everyIndex ++ Option.when(ReaderSpec.involvesDatetimes(ix.columnTypes))(datetimeIndexes).toSeq.flatten)
-          .headOption.map(reason => s"${ix.describe} not used: metadata $reason")
+        else (built, differences) match {
+          case (Some(ctx), Some(diff)) =>
+            (diff.everyIndex ++ Option.when(ReadContext.involvesDatetimes(ix.columnTypes))(diff.datetimeIndexes).toSeq.flatten)
+              .headOption.map(reason => s"metadata $reason")
+              .orElse(ctx.columnMismatch(ix.paths, read.context, read.resolver))
+              .orElse(Option.when(StoredRule.isRuleBased(ix) && ctx.timeZone != read.context.timeZone)(
+                s"its expressions were evaluated in time zone ${ctx.timeZone}, this session's is ${read.context.timeZone}"))
+              .orElse(FunctionIdentity.mismatch(ix, condition))
+              .map(reason => s"${ix.describe} not used: $reason")
+          case _ => Some(s"${ix.describe} not used: metadata built by an earlier Skipstone, which did not record how " +
+            "it read the files; refresh() or rebuild the index")
+        }
       ix -> why
     }
     (verdicts.collect { case (ix, None) => ix }, verdicts.flatMap(_._2))
@@ -116,7 +137,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
   }
 
   /** A file with no rows cannot hold a matching one, whatever the condition. */
-  private def isEmptyFile(file: Int): Boolean = metadata.rowCount(file) == 0L
+  private def isEmptyFile(file: Int): Boolean = rowCountsHold && metadata.rowCount(file) == 0L
 
   /**
    * Files the metadata rules out, in listing order, before the file system confirms them:
@@ -200,15 +221,16 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
           }
           n += 1
         }
-      case (Some(table), Some(s)) =>
-        val ruledOut = DistributedEvaluation.ruledOut(s, metadata, table, Option.when(isUseful)(translation.clause))
+      case (Some(table), Some(s)) if isUseful || rowCountsHold =>
+        val ruledOut = DistributedEvaluation.ruledOut(s, metadata, table, Option.when(isUseful)(translation.clause),
+          rowCountsHold)
         listing.indices.foreach { n =>
           val f = listing(n)
           paths(n) = spelling(f)
           ruledOut.get(paths(n)).filter(r => r.identity.size == f.getLen && r.identity.modificationTime == f.getModificationTime)
             .foreach { r => candidates.ruledOut(candidates.count) = r; candidates.add(n, -1) }
         }
-      case (Some(_), None) =>
+      case _ => // nothing to rule out, or no session to evaluate with: no candidates
     }
     // Files the metadata rules out are skipped only once confirmed unchanged.
     val confirmed = candidates.confirmed(verification)

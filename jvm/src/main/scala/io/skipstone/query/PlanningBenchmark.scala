@@ -28,7 +28,7 @@ object PlanningBenchmark {
     val metadata = MetadataCache.current(session, datasetRoot).getOrElse(
       throw new IllegalArgumentException(s"$datasetRoot has no Skipstone metadata"))
     val listing = Seq(PartitionDirectory(InternalRow.empty, listingOf(metadata)))
-    val read = QueryRead(filter.child.schema, metadata.definition.reader, session.sessionState.conf.resolver)
+    val read = QueryRead(filter.child.schema, metadata.definition.context.get, session.sessionState.conf.resolver)
     // Synthetic files do not exist: take the metadata's word for their identity.
     val timings = (1 to runs).map { _ =>
       val start = System.nanoTime()
@@ -54,7 +54,7 @@ object PlanningBenchmark {
       throw new IllegalArgumentException(s"$datasetRoot has no Skipstone metadata"))
     val files = listingOf(metadata)
     val listing = if (shuffleSeed < 0) files else new scala.util.Random(shuffleSeed).shuffle(files)
-    val read = QueryRead(filter.child.schema, metadata.definition.reader, session.sessionState.conf.resolver)
+    val read = QueryRead(filter.child.schema, metadata.definition.context.get, session.sessionState.conf.resolver)
     val (kept, _) = new FileSkipper(metadata, filter.condition, read, SkipVerification.Trusted)
       .prune(Seq(PartitionDirectory(InternalRow.empty, listing)))
     kept.flatMap(_.files).map(_.getPath.toString).asJava

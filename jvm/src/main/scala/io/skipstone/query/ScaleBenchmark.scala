@@ -43,7 +43,7 @@ object ScaleBenchmark {
     val filter = plan.collectFirst { case f: Filter => f }.getOrElse(
       throw new IllegalArgumentException(s"'$sql' leaves no filter to evaluate"))
     val listing = Seq(PartitionDirectory(InternalRow.empty, PlanningBenchmark.listingOf(metadata)))
-    val read = QueryRead(filter.child.schema, metadata.definition.reader, session.sessionState.conf.resolver)
+    val read = QueryRead(filter.child.schema, metadata.definition.context.get, session.sessionState.conf.resolver)
     val timings = (1 to runs).map { _ =>
       val t0 = System.nanoTime()
       val (_, stats) = new FileSkipper(metadata, filter.condition, read, SkipVerification.Trusted).prune(listing)

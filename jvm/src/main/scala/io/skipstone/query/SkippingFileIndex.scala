@@ -12,7 +12,7 @@ import org.apache.spark.sql.execution.datasources.{FileIndex, FileStatusWithMeta
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.SkipstoneConf
-import io.skipstone.metadata.{LoadedMetadata, MetadataCache, ReaderSpec}
+import io.skipstone.metadata.{LoadedMetadata, MetadataCache, ReadContext}
 
 /**
  * Wraps a relation's file index: lists through the delegate (so Spark's partition pruning
@@ -30,7 +30,7 @@ class SkippingFileIndex(
     val condition: Expression,
     val datasetRoot: String,
     val schema: StructType,
-    val reading: ReaderSpec.Reading,
+    val reading: ReadContext.Reading,
     session: SparkSession) extends FileIndex with Logging {
 
   // Written by listFiles on the driver, read by the stats listener after the query; a plan that
@@ -55,7 +55,7 @@ class SkippingFileIndex(
   }
 
   private def skipper(metadata: LoadedMetadata, verification: SkipVerification): FileSkipper = {
-    val read = QueryRead(schema, ReaderSpec.of(reading, session), session.sessionState.conf.resolver)
+    val read = QueryRead(schema, ReadContext.of(reading, session), session.sessionState.conf.resolver)
     new FileSkipper(metadata, condition, read, verification)
   }
 

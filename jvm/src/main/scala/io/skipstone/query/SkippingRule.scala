@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, DataSourceUtils, FileIndex, HadoopFsRelation, InMemoryFileIndex, LogicalRelation}
 
 import io.skipstone.SkipstoneConf
-import io.skipstone.metadata.{FilePaths, MetadataCache, ReaderSpec}
+import io.skipstone.metadata.{FilePaths, MetadataCache, ReadContext}
 
 /**
  * Puts a [[SkippingFileIndex]] under every filter over a file relation that has Skipstone
@@ -48,7 +48,7 @@ case class SkippingRule(session: SparkSession) extends Rule[LogicalPlan] with Pr
   /** The new index to use, or None to leave the relation as it is. */
   private def wrap(fs: HadoopFsRelation, partitionFilters: Seq[Expression],
                    dataFilters: Option[Expression]): Option[SkippingFileIndex] = {
-    val reading = ReaderSpec.Reading(fs.fileFormat, fs.options, fs.dataSchema)
+    val reading = ReadContext.Reading.of(fs)
     fs.location match {
       case s: SkippingFileIndex if dataFilters.map(SkippingFileIndex.normalize).contains(s.normalizedCondition) => None
       case s: SkippingFileIndex =>

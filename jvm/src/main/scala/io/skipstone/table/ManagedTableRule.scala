@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.{FileIndex, HadoopFsRelation, InMemoryFileIndex, LogicalRelation}
 
-import io.skipstone.metadata.ReaderSpec
+import io.skipstone.metadata.ReadContext
 import io.skipstone.query.{SkippingFileIndex, SkippingRule}
 
 /**
@@ -44,7 +44,7 @@ case class ManagedTableRule(session: SparkSession) extends Rule[LogicalPlan] {
     } yield {
       WorkloadListener.ensureRegistered(session)
       val manifest = new ManifestFileIndex(root, snapshot, unindexed)
-      val reading = ReaderSpec.Reading(fs.fileFormat, fs.options, fs.dataSchema)
+      val reading = ReadContext.Reading.of(fs)
       condition.flatMap(c => SkippingRule.prunable(c, Nil, session)._2)
         .fold(manifest: FileIndex)(c => new SkippingFileIndex(manifest, c, root, fs.schema, reading, session))
     }
