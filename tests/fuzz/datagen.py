@@ -73,12 +73,14 @@ class DatasetSpec:
     build_tz: str = "UTC"
     query_tz: str = "UTC"
     case_sensitive: bool = False
+    query_context: dict[str, Any] = field(default_factory=dict)
 
     def describe(self) -> dict[str, Any]:
         """JSON-able description, the dataset half of a reproducer."""
         return {
             "format": self.format, "options": self.options, "partitioned": self.partitioned,
             "build_tz": self.build_tz, "query_tz": self.query_tz, "case_sensitive": self.case_sensitive,
+            "query_context": self.query_context,
             "columns": [{"path": list(c.path), "kind": c.kind} for c in self.columns],
             "files": [{"partition": f.partition, "rows": [[_show(r.get(c.path)) for c in self.columns] for r in f.rows]}
                       for f in self.files],

@@ -26,6 +26,7 @@ class Failure:
             f"  skipped   : {', '.join(self.skipped_files)} (holds rows where the predicate is TRUE)",
             f"  dataset   : format={d['format']} options={d['options']} partitioned={d['partitioned']} "
             f"build_tz={d['build_tz']} query_tz={d['query_tz']} case_sensitive={d['case_sensitive']}",
+            f"  queried as: {d.get('query_context') or 'the build read'}",
             f"  columns   : {[('.'.join(c['path']) if len(c['path']) > 1 else c['path'][0], c['kind']) for c in d['columns']]}",
         ]
         for n, f in enumerate(d["files"]):

@@ -11,7 +11,7 @@ import time
 from typing import Any, Callable
 
 from fuzz import columns as columns_
-from fuzz import datagen, indexgen, oracle, predicates, session, shrink
+from fuzz import contexts, datagen, indexgen, oracle, predicates, session, shrink
 from fuzz.predicates import Pred, render, to_column
 from fuzz.report import Failure, Summary
 from fuzz.timing import TIMER
@@ -31,23 +31,29 @@ class Dataset:
         self.spark, self.spec, self.root = spark, spec, root
         datagen.write(spec, root)
         self.files = {oracle.file_key(p, root) for p in _data_files(root)}
+        contexts.reset(spark)
         session.set_case_sensitive(spark, spec.case_sensitive)
         session.set_zone(spark, spec.build_tz)
         self.leaves = columns_.leaves(read(spark, spec, root), {"p"} if spec.partitioned else set())
         self.indexes = indexgen.choose(rng, self.leaves, spec.case_sensitive)
+        self.context = contexts.choose(rng, spec.format, spec.options, spec.partitioned)
+        spec.query_context = self.context.describe()
 
     def build(self, indexes: list[Any] | None = None) -> None:
         from skipstone import Skipstone
 
+        contexts.reset(self.spark)
         session.set_case_sensitive(self.spark, self.spec.case_sensitive)
         session.set_zone(self.spark, self.spec.build_tz)
         with TIMER("build"):
             Skipstone.for_path(self.spark, self.root, format=self.spec.format, options=self.spec.options).build(
                 *(indexes if indexes is not None else self.indexes))
         session.clear_metadata_cache(self.spark)
-        # queries run in the query zone, reading the files as this DataFrame does
+        # queries run in the query zone and context, reading the files as this DataFrame does
         session.set_zone(self.spark, self.spec.query_tz)
-        self.df = read(self.spark, self.spec, self.root)
+        built_read = read(self.spark, self.spec, self.root)
+        contexts.apply(self.spark, self.context, self.spec.case_sensitive)
+        self.df = contexts.read(self.spark, self.spec.format, self.root, self.context, built_read, self.root)
         self.df.createOrReplaceTempView(oracle.VIEW)
 
     def verdicts(self, preds: list[Pred]) -> list[oracle.Outcome]:
