@@ -5,7 +5,7 @@ import json
 import math
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from skipstone.errors import SkipstoneError
 from skipstone.layout.serialization import layout_to_json
@@ -14,6 +14,9 @@ from skipstone.table import failpoints, manifest
 from skipstone.table.container import delete, new_staging_dir, relative
 from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
 from skipstone.table.indexing import replace_metadata
+from skipstone.table.failures import failure_reason
+from skipstone.table.lease import writer_lease
+from skipstone.table.optimize import OptimizeResult
 from skipstone.table.writer import WrittenFile, write_blocks
 
 if TYPE_CHECKING:
@@ -27,11 +30,15 @@ MAX_ATTEMPTS = 5
 
 @dataclass(frozen=True)
 class AppendResult:
-    """What one append committed (it is also a row of ``history()``)."""
+    """What one append committed (it is also a row of ``history()``). With ``optimize.auto``,
+    ``optimize`` is what the iteration run after the commit committed, and ``optimize_error`` why
+    it failed: the append is committed either way, so a caller must not retry it."""
 
     version: int
     rows: int
     files_added: int
+    optimize: OptimizeResult | None = None
+    optimize_error: str | None = None
 
 
 def append_rows(spark: SparkSession, root: str, df: DataFrame) -> AppendResult:
@@ -51,42 +58,55 @@ def append_rows(spark: SparkSession, root: str, df: DataFrame) -> AppendResult:
 
 
 def route_and_commit(spark: SparkSession, base: manifest.TableVersion, df: DataFrame, operation: str, step: str,
-                     info: dict[str, Any], absorbed: tuple[str, ...] = ()) -> tuple[int, int, int]:
+                     info: dict[str, Any], absorbed: Sequence[str | Mapping[str, Any]] = ()) -> tuple[int, int, int]:
     """Route ``df``'s rows through ``base``'s layout into new files of their blocks, index them,
     and commit ``operation`` (with ``absorbed``: the unindexed files whose rows these are).
     Failpoints ``<step>.afterWrite``, ``.afterMetadata``, ``.afterCommit``. Returns the version
-    committed, the rows and the files added."""
+    committed, the rows and the files added: the files hold exactly the rows routed, checked
+    before the commit, or nothing is committed and a SkipstoneError says why."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
     from pyspark.sql.types import StructType
 
     started = time.monotonic()
     root = base.root
     schema = StructType.fromJson(json.loads(base.properties["schema"]))
-    rows = _conformed(df, schema, root)
+    routed = Observation(f"skipstone-{step}")
+    rows = _conformed(df, schema, root).observe(routed, F.count(F.lit(1)).alias("rows"))
     tree = base.tree
     types = {c.name: schema[c.name].dataType for c in tree.schema.columns}
     staging = new_staging_dir(root, "append")
     written: list[WrittenFile] = []
-    try:
-        written = write_blocks(spark, rows, tree, types, tree.block_ids.tolist(), staging, root,
-                               math.ceil(MAX_BLOCK_FACTOR * float(base.properties["layout.blockRows"])))
-        failpoints.check(spark, f"{step}.afterWrite")
-        live = [(base.absolute(f), f.size, f.modification_time) for f in base.files]
-        new = [(w.path, w.size, w.mtime) for w in written]
-        metadata_version, counts = replace_metadata(spark, root, live + new, new, schema) if written else \
-            (base.metadata_version, {})
-        failpoints.check(spark, f"{step}.afterMetadata")
-        added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
-        appended = sum(f.rows for f in added)
-        info = {**info, "rows": appended, "filesAdded": len(added),
-                "durationMs": round(1000 * (time.monotonic() - started), 1)}
-        committed = manifest.commit(spark, root, base.version, operation, added,
-                                    layout=layout_to_json(with_actual_rows(tree, list(base.files) + added)),
-                                    metadata_version=metadata_version, commit_info=info, absorbed=absorbed)
-    except Exception:
-        for w in written:  # ours alone, and no version lists them
-            delete(spark, w.path)
-        delete(spark, staging)
-        raise
+    what = f"{operation.lower()} to {root}" if operation == "APPEND" else f"{operation.lower()} of {root}"
+    # the lease keeps a concurrent vacuum, even a forced one, off the files not committed yet
+    with writer_lease(spark, root, step, staging, base.version):
+        try:
+            written = write_blocks(spark, rows, tree, types, tree.block_ids.tolist(), staging, root,
+                                   math.ceil(MAX_BLOCK_FACTOR * float(base.properties["layout.blockRows"])))
+            expected = int(routed.get["rows"])  # the write succeeded: the metrics are there
+            failpoints.check(spark, f"{step}.afterWrite")
+            live = [(base.absolute(f), f.size, f.modification_time) for f in base.files]
+            new = [(w.path, w.size, w.mtime) for w in written]
+            metadata_version, counts = replace_metadata(spark, root, live + new, new, schema) if written else \
+                (base.metadata_version, {})
+            failpoints.check(spark, f"{step}.afterMetadata")
+            added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
+            appended = sum(f.rows for f in added)
+            if appended != expected:
+                raise SkipstoneError(f"{what}: {expected} rows were routed but the files written hold {appended} "
+                                     "(were files deleted meanwhile?); nothing was committed")
+            info = {**info, "rows": appended, "filesAdded": len(added),
+                    "durationMs": round(1000 * (time.monotonic() - started), 1)}
+            committed = manifest.commit(spark, root, base.version, operation, added,
+                                        layout=layout_to_json(with_actual_rows(tree, list(base.files) + added)),
+                                        metadata_version=metadata_version, commit_info=info, absorbed=absorbed)
+        except Exception as e:
+            for w in written:  # ours alone, and no version lists them
+                delete(spark, w.path)
+            delete(spark, staging)
+            if isinstance(e, SkipstoneError):
+                raise
+            raise SkipstoneError(f"{what} failed and committed nothing: {failure_reason(e)}") from e
     failpoints.check(spark, f"{step}.afterCommit")
     delete(spark, staging)
     return committed.version, appended, len(added)

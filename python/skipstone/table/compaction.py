@@ -31,7 +31,7 @@ def compact(spark: SparkSession, base: manifest.TableVersion) -> OptimizeResult 
         failure = e.java_exception
         if failure.getClass().getName() == "io.skipstone.table.InjectedFailure":
             raise SimulatedCrash(str(failure.getMessage())) from None  # a test's failpoint: the JVM cleaned nothing up
-        raise SkipstoneError(str(failure.getMessage())) from None
+        raise SkipstoneError(f"compaction of {base.root} failed and committed nothing: {failure.getMessage()}") from None
     return None if text is None else result_of(json.loads(text))
 
 

@@ -9,6 +9,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Callable
 
+from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import AmoebaAdaptive, LayoutPolicy
 from skipstone.table import manifest
 from skipstone.table.append import route_and_commit
@@ -56,7 +57,16 @@ def _absorb(spark: SparkSession, base: manifest.TableVersion, selected: Unindexe
     names = tuple(relative(base.root, p) for p in selected.paths)
     rows = spark.read.schema(_schema(base)).parquet(*selected.paths)
     info = {"strategy": "unindexed", "reason": selected.reason, "selected": list(names), "bytesRead": selected.bytes}
-    version, count, files = route_and_commit(spark, base, rows, "OPTIMIZE", "optimize.unindexed", info, names)
+    # absorbed by content identity, not name: a file its writer replaces later is new table data
+    absorbed = selected.absorbed or names
+    try:
+        version, count, files = route_and_commit(spark, base, rows, "OPTIMIZE", "optimize.unindexed", info, absorbed)
+    except SkipstoneError as e:
+        if "was not committed" in str(e):
+            raise
+        raise SkipstoneError(f"optimize of {base.root} could not absorb the files other writers dropped into its root "
+                             f"({', '.join(names)}): {e}. Move the files out of the root (or fix them), or leave them "
+                             "unindexed with the property optimize.strategies = 'compaction,layout'") from None
     return OptimizeResult(version, 0.0, float(count), count, files, 0, "unindexed", selected.reason, selected.bytes)
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from skipstone.errors import SkipstoneError
+
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
@@ -17,13 +19,22 @@ class SimulatedCrash(BaseException):
     handlers catch ``Exception`` only, so after it the disk is as a killed process leaves it."""
 
 
+class InjectedError(SkipstoneError):
+    """Raised at a failpoint armed with ``error=True``: an ordinary failure (a full disk, a lost
+    executor), which the operation's cleanup handles as any other error."""
+
+
 def _registry(spark: SparkSession) -> Any:
     return spark._jvm.io.skipstone.table.Failpoints  # type: ignore[union-attr]
 
 
-def arm(spark: SparkSession, name: str, skip: int = 0) -> None:
-    """Make the operation die the next time it reaches ``name`` (after ``skip`` passes)."""
-    _registry(spark).arm(name, int(skip))
+def arm(spark: SparkSession, name: str, skip: int = 0, error: bool = False) -> None:
+    """Make the operation die the next time it reaches ``name`` (after ``skip`` passes); with
+    ``error``, fail there with an ordinary error instead (its cleanup runs)."""
+    if error:
+        _registry(spark).armError(name, int(skip))
+    else:
+        _registry(spark).arm(name, int(skip))
 
 
 def disarm_all(spark: SparkSession) -> None:
@@ -32,5 +43,8 @@ def disarm_all(spark: SparkSession) -> None:
 
 def check(spark: SparkSession, name: str) -> None:
     """Die here if a test armed ``name``."""
-    if _registry(spark).fires(name):
+    registry = _registry(spark)
+    if registry.fires(name):
+        if registry.isError(name):
+            raise InjectedError(f"Skipstone failpoint {name} (an injected error)")
         raise SimulatedCrash(f"Skipstone failpoint {name}")

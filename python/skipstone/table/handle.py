@@ -1,7 +1,9 @@
 """The handle of a managed table: what `Skipstone.create` and `Skipstone.for_path` return."""
 from __future__ import annotations
 
+import dataclasses
 import threading
+import warnings
 from typing import TYPE_CHECKING, Any, Mapping
 
 from skipstone.dataset import Skipstone
@@ -134,13 +136,23 @@ class ManagedTable(Skipstone):
         An optimize committed meanwhile makes the append route its rows again through the new
         layout; an optimize running meanwhile loses its commit to the append and writes nothing.
 
+        With ``optimize.auto``, one optimize iteration runs after the commit. Its failure does
+        not undo or fail the append, which is committed: it is warned about and reported in
+        ``optimize_error`` (retrying the append would add its rows twice).
+
         >>> t.append(spark.range(1000).selectExpr("id % 5000 AS a", "id % 97 AS b", "id AS v"))  # doctest: +SKIP
         AppendResult(version=3, rows=1000, files_added=...)
         """
         result = append_rows(self._spark, self.root, df)
-        if MaintenanceConfig.of(self.current().properties, self.root).auto:
-            self.optimize()  # optimize.auto: one iteration after every append
-        return result
+        try:
+            if not MaintenanceConfig.of(self.current().properties, self.root).auto:
+                return result
+            return dataclasses.replace(result, optimize=self.optimize())  # one iteration after every append
+        except Exception as e:  # after the commit: whatever fails, the append itself succeeded
+            reason = f"{type(e).__name__}: {e}" if not isinstance(e, SkipstoneError) else str(e)
+            warnings.warn(f"Skipstone: the append to {self.root} committed version {result.version} "
+                          f"({result.rows} rows); the automatic optimize after it failed: {reason}", stacklevel=2)
+            return dataclasses.replace(result, optimize_error=reason)
 
     def properties(self) -> dict[str, str]:
         """The newest version's table properties (format, schema, layout, settings), with the

@@ -16,6 +16,7 @@ DEFAULTS: dict[str, str] = {
     "optimize.unindexedFromMillis": "0",
     "optimize.auto": "false",
     "vacuum.retentionHours": "168",
+    "vacuum.retentionCheck": "true",
 }
 
 

@@ -68,10 +68,11 @@ def latest(spark: SparkSession, root: str) -> TableVersion | None:
 def commit(spark: SparkSession, root: str, read_version: int, operation: str, added: Sequence[DataFile],
            removed: Sequence[str] = (), layout: Mapping[str, Any] | None = None, metadata_version: int | None = None,
            properties: Mapping[str, str] | None = None, commit_info: Mapping[str, Any] | None = None,
-           absorbed: Sequence[str] = ()) -> TableVersion:
+           absorbed: Sequence[str | Mapping[str, Any]] = ()) -> TableVersion:
     """Commit a change made against ``read_version``; raises SkipstoneError when a concurrent
     commit conflicts with it (then nothing of this change is in any version). ``absorbed``:
-    names of unindexed files (dropped in by other writers) whose rows ``added`` now holds."""
+    unindexed files (dropped in by other writers) whose rows ``added`` now holds, each its name
+    and content identity (``{"path", "size", "modificationTime", "fingerprint"}``)."""
     change = {"operation": operation, "added": [f.to_json() for f in added], "removed": list(removed),
               "metadataVersion": metadata_version, "properties": dict(properties or {}),
               "commitInfo": _finite(dict(commit_info or {})), "absorbed": list(absorbed)}

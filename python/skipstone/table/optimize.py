@@ -17,6 +17,8 @@ from skipstone.table import failpoints, manifest
 from skipstone.table.container import delete, new_staging_dir, read_sample, relative
 from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
 from skipstone.table.indexing import replace_metadata
+from skipstone.table.failures import failure_reason
+from skipstone.table.lease import writer_lease
 from skipstone.table.writer import WrittenFile, write_blocks
 
 if TYPE_CHECKING:
@@ -93,37 +95,41 @@ def apply(spark: SparkSession, p: OptimizePlan, reason: str = "") -> OptimizeRes
     staging = new_staging_dir(root, "optimize")
     published: set[str] = set()  # the files our metadata version covers, once published
     written: list[WrittenFile] = []
-    try:
-        if old:
-            rows = spark.read.schema(schema).parquet(*[base.absolute(f) for f in old])
-            block_rows = float(base.properties["layout.blockRows"])
-            written = write_blocks(spark, rows, change.tree, types, new_blocks, staging, root,
-                                   math.ceil(MAX_BLOCK_FACTOR * block_rows))
-        failpoints.check(spark, "optimize.afterWrite")
-        removed = {f.path for f in old}
-        live = [(base.absolute(f), f.size, f.modification_time) for f in base.files if f.path not in removed]
-        added_files = [(w.path, w.size, w.mtime) for w in written]
-        metadata_version, counts = replace_metadata(spark, root, live + added_files, added_files, schema)
-        published = {path for path, _, _ in live + added_files}
-        failpoints.check(spark, "optimize.afterMetadata")
-        added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
-        kept = [f for f in base.files if f.path not in removed]
-        tree = with_actual_rows(change.tree, kept + added)
-        rows_rewritten = sum(f.rows for f in old)
-        info = {"strategy": "layout", "reason": reason or change.description, "selected": sorted(f.path for f in old),
-                "bytesRead": sum(f.size for f in old), "policy": p.policy, "benefit": change.benefit, "cost": change.cost, "rowsRewritten": rows_rewritten,
-                "filesAdded": len(added), "filesRemoved": len(old), "blocksRewritten": list(change.rewritten_blocks),
-                "blocksAdded": new_blocks, "description": change.description,
-                "durationMs": round(1000 * (time.monotonic() - started), 1)}
-        committed = manifest.commit(spark, root, base.version, "OPTIMIZE", added, sorted(removed),
-                                    layout=layout_to_json(tree), metadata_version=metadata_version, commit_info=info)
-    except Exception:  # not a SimulatedCrash: a killed process cleans nothing up either
-        for w in written:  # ours alone, and no version lists them
-            delete(spark, w.path)
-        if published:
-            _repair_metadata(spark, root, published)
-        delete(spark, staging)
-        raise
+    # the lease keeps a concurrent vacuum, even a forced one, off the files not committed yet
+    with writer_lease(spark, root, "optimize", staging, base.version):
+        try:
+            if old:
+                rows = spark.read.schema(schema).parquet(*[base.absolute(f) for f in old])
+                block_rows = float(base.properties["layout.blockRows"])
+                written = write_blocks(spark, rows, change.tree, types, new_blocks, staging, root,
+                                       math.ceil(MAX_BLOCK_FACTOR * block_rows))
+            failpoints.check(spark, "optimize.afterWrite")
+            removed = {f.path for f in old}
+            live = [(base.absolute(f), f.size, f.modification_time) for f in base.files if f.path not in removed]
+            added_files = [(w.path, w.size, w.mtime) for w in written]
+            metadata_version, counts = replace_metadata(spark, root, live + added_files, added_files, schema)
+            published = {path for path, _, _ in live + added_files}
+            failpoints.check(spark, "optimize.afterMetadata")
+            added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
+            kept = [f for f in base.files if f.path not in removed]
+            tree = with_actual_rows(change.tree, kept + added)
+            rows_rewritten = sum(f.rows for f in old)
+            info = {"strategy": "layout", "reason": reason or change.description, "selected": sorted(f.path for f in old),
+                    "bytesRead": sum(f.size for f in old), "policy": p.policy, "benefit": change.benefit, "cost": change.cost, "rowsRewritten": rows_rewritten,
+                    "filesAdded": len(added), "filesRemoved": len(old), "blocksRewritten": list(change.rewritten_blocks),
+                    "blocksAdded": new_blocks, "description": change.description,
+                    "durationMs": round(1000 * (time.monotonic() - started), 1)}
+            committed = manifest.commit(spark, root, base.version, "OPTIMIZE", added, sorted(removed),
+                                        layout=layout_to_json(tree), metadata_version=metadata_version, commit_info=info)
+        except Exception as e:  # not a SimulatedCrash: a killed process cleans nothing up either
+            for w in written:  # ours alone, and no version lists them
+                delete(spark, w.path)
+            if published:
+                _repair_metadata(spark, root, published)
+            delete(spark, staging)
+            if isinstance(e, SkipstoneError):
+                raise
+            raise SkipstoneError(f"optimize of {root} failed and committed nothing: {failure_reason(e)}") from e
     failpoints.check(spark, "optimize.afterCommit")
     delete(spark, staging)
     return OptimizeResult(committed.version, change.benefit, change.cost, rows_rewritten, len(added), len(old),

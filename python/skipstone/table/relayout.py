@@ -25,6 +25,8 @@ from skipstone.table import failpoints, manifest
 from skipstone.table.container import delete, new_staging_dir, read_sample, relative
 from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
 from skipstone.table.indexing import replace_metadata
+from skipstone.table.failures import failure_reason
+from skipstone.table.lease import writer_lease
 from skipstone.table.optimize import OptimizeResult, _repair_metadata
 from skipstone.table.writer import WrittenFile, write_blocks
 
@@ -53,6 +55,9 @@ def layout_spec(base: manifest.TableVersion, name: str, columns: Sequence[str], 
     if name not in _SPECS:
         raise SkipstoneError(f"{shown}: unknown layout (one of {', '.join(n.upper() for n in LAYOUTS)})")
     known = [c.name for c in base.tree.schema.columns]
+    repeated = sorted({c for c in columns if list(columns).count(c) > 1})
+    if repeated:
+        raise SkipstoneError(f"{shown}: column {', '.join(repeated)} is named more than once in BY (...)")
     for c in columns:
         if c not in known:
             raise SkipstoneError(f"{shown}: no layout column {c!r} (the table's: {', '.join(known)})")
@@ -86,38 +91,42 @@ def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, column
     staging = new_staging_dir(root, "relayout")
     published: set[str] = set()
     written: list[WrittenFile] = []
-    try:
-        if base.files:
-            rows = spark.read.schema(schema).parquet(*[base.absolute(f) for f in base.files])
-            written = write_blocks(spark, rows, layout, types, layout.block_ids.tolist(), staging, root,
-                                   math.ceil(MAX_BLOCK_FACTOR * block_rows))
-        failpoints.check(spark, "optimize.relayout.afterWrite")
-        new = [(w.path, w.size, w.mtime) for w in written]
-        metadata_version, counts = replace_metadata(spark, root, new, new) if new else (base.metadata_version, {})
-        published = {path for path, _, _ in new}
-        failpoints.check(spark, "optimize.relayout.afterMetadata")
-        added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
-        if sum(f.rows for f in added) != total:
-            raise SkipstoneError(f"LAYOUT {name.upper()} of {root} wrote {sum(f.rows for f in added)} rows "
-                                 f"for {total}; nothing was committed")
-        reason = f"LAYOUT {name.upper()}" + (f" BY ({', '.join(columns)})" if columns else "") + \
-            f": every block rewritten, {layout.block_count} blocks"
-        removed = sorted(f.path for f in base.files)
-        info = {"strategy": "layout", "reason": reason, "policy": f"LAYOUT {name.upper()}", "selected": removed,
-                "bytesRead": sum(f.size for f in base.files), "rowsRewritten": total, "filesAdded": len(added),
-                "filesRemoved": len(removed), "description": reason,
-                "durationMs": round(1000 * (time.monotonic() - started), 1)}
-        committed = manifest.commit(spark, root, base.version, "OPTIMIZE", added, removed,
-                                    layout=layout_to_json(with_actual_rows(layout, added)),
-                                    metadata_version=metadata_version,
-                                    properties={"layout.spec": json.dumps(spec.to_json())}, commit_info=info)
-    except Exception:  # not a SimulatedCrash: a killed process cleans nothing up either
-        for w in written:  # ours alone, and no version lists them
-            delete(spark, w.path)
-        if published:
-            _repair_metadata(spark, root, published)
-        delete(spark, staging)
-        raise
+    # the lease keeps a concurrent vacuum, even a forced one, off the files not committed yet
+    with writer_lease(spark, root, "relayout", staging, base.version):
+        try:
+            if base.files:
+                rows = spark.read.schema(schema).parquet(*[base.absolute(f) for f in base.files])
+                written = write_blocks(spark, rows, layout, types, layout.block_ids.tolist(), staging, root,
+                                       math.ceil(MAX_BLOCK_FACTOR * block_rows))
+            failpoints.check(spark, "optimize.relayout.afterWrite")
+            new = [(w.path, w.size, w.mtime) for w in written]
+            metadata_version, counts = replace_metadata(spark, root, new, new) if new else (base.metadata_version, {})
+            published = {path for path, _, _ in new}
+            failpoints.check(spark, "optimize.relayout.afterMetadata")
+            added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
+            if sum(f.rows for f in added) != total:
+                raise SkipstoneError(f"LAYOUT {name.upper()} of {root} wrote {sum(f.rows for f in added)} rows "
+                                     f"for {total}; nothing was committed")
+            reason = f"LAYOUT {name.upper()}" + (f" BY ({', '.join(columns)})" if columns else "") + \
+                f": every block rewritten, {layout.block_count} blocks"
+            removed = sorted(f.path for f in base.files)
+            info = {"strategy": "layout", "reason": reason, "policy": f"LAYOUT {name.upper()}", "selected": removed,
+                    "bytesRead": sum(f.size for f in base.files), "rowsRewritten": total, "filesAdded": len(added),
+                    "filesRemoved": len(removed), "description": reason,
+                    "durationMs": round(1000 * (time.monotonic() - started), 1)}
+            committed = manifest.commit(spark, root, base.version, "OPTIMIZE", added, removed,
+                                        layout=layout_to_json(with_actual_rows(layout, added)),
+                                        metadata_version=metadata_version,
+                                        properties={"layout.spec": json.dumps(spec.to_json())}, commit_info=info)
+        except Exception as e:  # not a SimulatedCrash: a killed process cleans nothing up either
+            for w in written:  # ours alone, and no version lists them
+                delete(spark, w.path)
+            if published:
+                _repair_metadata(spark, root, published)
+            delete(spark, staging)
+            if isinstance(e, SkipstoneError):
+                raise
+            raise SkipstoneError(f"optimize of {root} failed and committed nothing: {failure_reason(e)}") from e
     failpoints.check(spark, "optimize.relayout.afterCommit")
     delete(spark, staging)
     return OptimizeResult(committed.version, 0.0, float(total), total, len(added), len(removed), "layout", reason,

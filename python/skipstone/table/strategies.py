@@ -23,6 +23,7 @@ class UnindexedSelection:
     paths: tuple[str, ...]  # absolute
     bytes: int
     reason: str
+    absorbed: tuple[dict, ...] = ()  # per file, its name and content identity as selected (what a commit records)
 
 
 def select_unindexed(spark: SparkSession, base: manifest.TableVersion) -> UnindexedSelection | None:
@@ -31,4 +32,4 @@ def select_unindexed(spark: SparkSession, base: manifest.TableVersion) -> Uninde
     if text is None:
         return None
     d = json.loads(text)
-    return UnindexedSelection(tuple(d["paths"]), int(d["bytes"]), str(d["reason"]))
+    return UnindexedSelection(tuple(d["paths"]), int(d["bytes"]), str(d["reason"]), tuple(d.get("absorbed", ())))

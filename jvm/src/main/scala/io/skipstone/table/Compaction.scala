@@ -72,6 +72,8 @@ object Compaction {
     val staging = stagingDir(root)
     val fs = staging.getFileSystem(session.sessionState.newHadoopConf())
     var written = Seq.empty[BlockFiles.Written] // set once the files exist: the cleanup deletes exactly these
+    // the lease keeps a concurrent vacuum off the files this writer has not committed yet
+    val lease = WriterLeases.acquire(session, root, "compaction", staging.toString, base.version)
     val committed = try {
       val rows = session.read.schema(schema).parquet(selected.files.map(f => absolute(root, f.path)): _*)
       // a block's rows are in its files: the block of a row is its file's
@@ -99,6 +101,10 @@ object Compaction {
         written.foreach(w => fs.delete(new Path(new java.net.URI(w.path)), false))
         fs.delete(staging, true)
         throw e
+    } finally {
+      // A killed writer's lease lapses after WriterLeases.TtlMillis; a simulated kill (a test's
+      // failpoint) ends it at once, so that the test can vacuum the leftovers it proves harmless.
+      WriterLeases.release(session, lease)
     }
     Failpoints.check("optimize.compaction.afterCommit")
     fs.delete(staging, true)

@@ -11,11 +11,15 @@ import java.util.concurrent.ConcurrentHashMap
 object Failpoints {
   // Armed names and how many more passes through them to let by before failing.
   private val armed = new ConcurrentHashMap[String, Integer]()
+  // Points armed to fail as an ordinary error (a full disk, a lost executor) rather than a kill.
+  private val erring = ConcurrentHashMap.newKeySet[String]()
 
   /** The next time the operation reaches `name` after `skip` earlier passes, it fails. */
-  def arm(name: String, skip: Int): Unit = armed.put(name, skip)
+  def arm(name: String, skip: Int): Unit = { erring.remove(name); armed.put(name, skip) }
   def arm(name: String): Unit = arm(name, 0)
-  def disarmAll(): Unit = armed.clear()
+  /** As [[arm]], but the operation fails with an ordinary error there: its cleanup runs. */
+  def armError(name: String, skip: Int): Unit = { arm(name, skip); erring.add(name) }
+  def disarmAll(): Unit = { armed.clear(); erring.clear() }
 
   /** True (and disarmed) when the failpoint fires now. */
   def fires(name: String): Boolean = {
@@ -24,9 +28,17 @@ object Failpoints {
     fired
   }
 
-  /** Dies here if a test armed `name`, as a killed process would: nothing is cleaned up. */
-  def check(name: String): Unit = if (fires(name)) throw new InjectedFailure(name)
+  /** Whether `name` is armed as an ordinary error (asked once it fired). */
+  def isError(name: String): Boolean = erring.remove(name)
+
+  /** Dies here if a test armed `name`, as a killed process would (nothing is cleaned up), or errs. */
+  def check(name: String): Unit = if (fires(name)) {
+    if (isError(name)) throw new InjectedError(name) else throw new InjectedFailure(name)
+  }
 }
+
+/** The ordinary failure an error-armed failpoint injects: the operation's cleanup runs. */
+class InjectedError(val point: String) extends RuntimeException(s"Skipstone failpoint $point (an injected error)")
 
 /** The failure a failpoint injects; no code catches it, so nothing runs that a kill would not run. */
 class InjectedFailure(val point: String) extends RuntimeException(s"Skipstone failpoint $point")

@@ -18,7 +18,8 @@ object MaintenanceSettings {
     "optimize.batchBytes" -> (1L << 30).toString,
     "optimize.unindexedFromMillis" -> "0",
     "optimize.auto" -> "false",
-    "vacuum.retentionHours" -> "168")
+    "vacuum.retentionHours" -> "168",
+    "vacuum.retentionCheck" -> "true")
 
   /** The settings of `properties` (defaults for those unset), or an error naming the property at fault. */
   def of(properties: Map[String, String], table: String): MaintenanceSettings = {

@@ -37,11 +37,13 @@ case class ManagedTableRule(session: SparkSession) extends Rule[LogicalPlan] {
       case s: SkippingFileIndex => s.delegate match { case l: InMemoryFileIndex => Some(l); case _ => None }
       case _ => None
     }
+    directory.foreach(refuseGlobInsideTable(_, fs))
     for {
       listing <- directory
       root <- SkippingRule.datasetRoot(listing)
       (snapshot, unindexed) <- ManagedTables.resolve(session, root)
     } yield {
+      refuseForeignPartitions(root, fs)
       WorkloadListener.ensureRegistered(session)
       val manifest = new ManifestFileIndex(root, snapshot, unindexed)
       val reading = ReadContext.Reading.of(fs)
@@ -49,4 +51,44 @@ case class ManagedTableRule(session: SparkSession) extends Rule[LogicalPlan] {
         .fold(manifest: FileIndex)(c => new SkippingFileIndex(manifest, c, root, fs.schema, reading, session))
     }
   }
+
+  /**
+   * A managed table has no partitions: directories in its root come from another writer's
+   * partitioned write (`partitionBy`), whose rows no version holds and a manifest cannot list as
+   * partitions. Refused by name rather than read wrongly or ignored.
+   */
+  private def refuseForeignPartitions(root: String, fs: HadoopFsRelation): Unit = {
+    val directories = ManagedTables.foreignDirectories(root).map(_.getPath.getName)
+    if (directories.nonEmpty || fs.partitionSchema.nonEmpty) throw new ManagedTableReadRefused(
+      s"$root is a Skipstone managed table, which has no partitions, but its root holds directories another " +
+        s"writer made (${(if (directories.nonEmpty) directories else fs.partitionSchema.fieldNames.toSeq).take(5).mkString(", ")}" +
+        "; a partitioned write such as df.write.partitionBy(...).parquet(root)): their rows are in no version. " +
+        "Move them out of the root and add their rows with t.append(df), or write unpartitioned files into the root " +
+        "(docs/maintenance.md#appends)")
+  }
+
+  /**
+   * A glob such as `*.parquet` under the root matches every file in a managed table's root: files older
+   * versions replaced and uncommitted writers' files too. Such a read is refused; the table is
+   * read through its root. (A list of files named one by one is read as named.)
+   */
+  private def refuseGlobInsideTable(listing: InMemoryFileIndex, fs: HadoopFsRelation): Unit = {
+    val requested = fs.options.get("path").toSeq ++ fs.options.get("paths").toSeq.flatMap { json =>
+      scala.util.Try(org.json4s.jackson.JsonMethods.parse(json).children.collect { case org.json4s.JString(s) => s })
+        .getOrElse(Nil)
+    }
+    if (requested.exists(p => p.exists(c => "*?[{".indexOf(c) >= 0))) {
+      val conf = session.sessionState.newHadoopConf()
+      listing.rootPaths.iterator.map(_.getParent).filter(_ != null).distinct.find { parent =>
+        scala.util.Try(TableLog.latestVersion(conf, parent.toString).isDefined).getOrElse(false)
+      }.foreach { root =>
+        throw new ManagedTableReadRefused(s"${requested.mkString(", ")} matches files inside the Skipstone managed " +
+          s"table $root, including files that newer versions replaced or that no version holds yet: read the " +
+          s"table's root ($root) instead, which reads exactly its newest version")
+      }
+    }
+  }
 }
+
+/** A read of a managed table that would give wrong rows; the message says what to read instead. */
+class ManagedTableReadRefused(message: String) extends IllegalArgumentException(message)

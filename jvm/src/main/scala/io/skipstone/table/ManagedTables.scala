@@ -18,7 +18,8 @@ import io.skipstone.SkipstoneConf
  * old, never to a mix of versions); commits made through this JVM invalidate them at once.
  */
 object ManagedTables extends Logging {
-  private case class Entry(checkedAtMillis: Long, snapshot: Option[Snapshot], unindexed: Seq[FileStatus])
+  private case class Entry(checkedAtMillis: Long, snapshot: Option[Snapshot], unindexed: Seq[FileStatus],
+                           directories: Seq[FileStatus] = Nil)
   private val entries = new ConcurrentHashMap[String, Entry]()
 
   def latest(session: SparkSession, root: String): Option[Snapshot] = resolve(session, root).map(_._1)
@@ -34,7 +35,8 @@ object ManagedTables extends Logging {
           val snapshot = TableLog.latestVersion(conf, root).map { v =>
             cached.flatMap(_.snapshot).filter(_.version == v).getOrElse(TableLog.read(conf, root, v))
           }
-          Entry(now, snapshot, snapshot.map(UnindexedFiles.list(conf, root, _)).getOrElse(Seq.empty))
+          val (files, directories) = snapshot.map(UnindexedFiles.scan(conf, root, _)).getOrElse((Nil, Nil))
+          Entry(now, snapshot, files, directories)
         } catch {
           // An unreadable log must not turn into "not a managed table" silently: that would list
           // the directory and read files no version holds. Fail the query with the reason.
@@ -45,6 +47,9 @@ object ManagedTables extends Logging {
     }
     entry.snapshot.map(s => (s, entry.unindexed))
   }
+
+  /** Directories other writers made in the root, as of the last resolution of `root`. */
+  def foreignDirectories(root: String): Seq[FileStatus] = Option(entries.get(root)).fold(Seq.empty[FileStatus])(_.directories)
 
   def invalidate(root: String): Unit = entries.remove(root)
 

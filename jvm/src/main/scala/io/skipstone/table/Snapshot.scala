@@ -12,7 +12,8 @@ import org.json4s.JsonAST.{JNothing, JObject, JValue}
  * @param metadataVersion the skipping-metadata version built for these files, if any
  * @param commitInfo      what the operation reports in the history (benefit, cost, rows rewritten...)
  * @param absorbed        files other writers dropped into the root whose rows an optimize rewrote
- *                        into this version's own files: readers no longer read them
+ *                        into this version's own files, by content identity: readers no longer
+ *                        read them while they hold those bytes
  */
 case class Snapshot(
     version: Long,
@@ -23,13 +24,16 @@ case class Snapshot(
     metadataVersion: Option[Long],
     properties: Map[String, String],
     commitInfo: JObject,
-    absorbed: Set[String] = Set.empty) {
+    absorbed: Set[AbsorbedFile] = Set.empty) {
 
   lazy val livePaths: Set[String] = files.iterator.map(_.path).toSet
   /** The files as Spark lists them, built by the first query on this version (ManifestFileIndex). */
   private[table] val listing = new java.util.concurrent.atomic.AtomicReference[ManifestFileIndex.Listing]()
   def totalBytes: Long = files.iterator.map(_.size).sum
   def totalRows: Long = files.iterator.map(_.rows).sum
+  /** Whether the other writer's file `status`, named `name` in the root, is one this version absorbed. */
+  def hasAbsorbed(name: String, status: org.apache.hadoop.fs.FileStatus): Boolean =
+    absorbed.exists(a => a.path == name && a.matches(status))
 }
 
 object Snapshot {
@@ -52,7 +56,7 @@ case class TableChange(
     metadataVersion: Option[Long],
     properties: Map[String, String],
     commitInfo: JObject,
-    absorbed: Set[String] = Set.empty) {
+    absorbed: Set[AbsorbedFile] = Set.empty) {
 
   def applyTo(base: Snapshot, version: Long, nowMillis: Long): Snapshot = {
     val missing = removed -- base.livePaths
@@ -61,6 +65,7 @@ case class TableChange(
     require(duplicate.isEmpty, s"files already live in version ${base.version}: ${duplicate.take(3).mkString(", ")}")
     Snapshot(version, nowMillis, operation, base.files.filterNot(f => removed.contains(f.path)) ++ added,
       layout.getOrElse(base.layout), metadataVersion.orElse(base.metadataVersion), base.properties ++ properties,
-      commitInfo, base.absorbed ++ absorbed)
+      // a name absorbed again is a replaced file: only its newest identity is absorbed
+      commitInfo, base.absorbed.filterNot(a => absorbed.exists(_.path == a.path)) ++ absorbed)
   }
 }

@@ -17,7 +17,7 @@ object SnapshotJson {
       ("timestamp" -> s.timestampMillis) ~ ("operation" -> s.operation) ~
       ("files" -> JArray(s.files.map(fileJson).toList)) ~ ("layout" -> s.layout) ~
       ("metadataVersion" -> s.metadataVersion) ~ ("properties" -> s.properties) ~ ("commitInfo" -> s.commitInfo) ~
-      ("absorbed" -> s.absorbed.toSeq.sorted)
+      ("absorbed" -> JArray(s.absorbed.toSeq.sortBy(_.path).map(absorbedJson).toList))
 
   def read(text: String): Snapshot = {
     val json = JsonMethods.parse(text)
@@ -35,7 +35,7 @@ object SnapshotJson {
       (json \ "metadataVersion").extractOpt[Long],
       (json \ "properties").extractOpt[Map[String, String]].getOrElse(Map.empty),
       (json \ "commitInfo") match { case o: JObject => o; case _ => JObject() },
-      (json \ "absorbed").extractOpt[Seq[String]].getOrElse(Seq.empty).toSet)
+      readAbsorbed(json \ "absorbed"))
   }
 
   /** `{"operation", "added": [file...], "removed": [path...], "layout"?, "metadataVersion"?, "properties"?, "commitInfo"?, "absorbed"?}` */
@@ -49,8 +49,20 @@ object SnapshotJson {
       (json \ "metadataVersion").extractOpt[Long],
       (json \ "properties").extractOpt[Map[String, String]].getOrElse(Map.empty),
       (json \ "commitInfo") match { case o: JObject => o; case _ => JObject() },
-      (json \ "absorbed").extractOpt[Seq[String]].getOrElse(Seq.empty).toSet)
+      readAbsorbed(json \ "absorbed"))
   }
+
+  private def absorbedJson(a: AbsorbedFile): JValue = a.identity.fold(JString(a.path): JValue) { id =>
+    ("path" -> a.path) ~ ("size" -> id.size) ~ ("modificationTime" -> id.modificationTime) ~
+      ("fingerprint" -> id.fingerprint)
+  }
+
+  /** Entries are objects with the file's identity; a plain name is an entry written before identities were. */
+  private def readAbsorbed(j: JValue): Set[AbsorbedFile] = j.children.map {
+    case JString(name) => AbsorbedFile(name, None)
+    case o => AbsorbedFile((o \ "path").extract[String], Some(io.skipstone.metadata.FileIdentity(
+      (o \ "size").extract[Long], (o \ "modificationTime").extract[Long], (o \ "fingerprint").extractOpt[String])))
+  }.toSet
 
   private def fileJson(f: DataFile): JObject =
     ("path" -> f.path) ~ ("size" -> f.size) ~ ("modificationTime" -> f.modificationTime) ~

@@ -72,8 +72,12 @@ object TableLog {
     if (read.version == 0) Some("the table was created")
     else if (!change.removed.subsetOf(winner.livePaths)) Some("it removed files this operation rewrites")
     else if (change.layout.isDefined && winner.layout != read.layout) Some("it changed the layout")
-    else if ((change.absorbed intersect winner.absorbed).nonEmpty) Some("it absorbed the same unindexed files")
+    // the winner absorbed a file of a name this change absorbs (the same bytes, or their predecessor)
+    else if (change.absorbed.exists(a => absorbedAs(winner, a.path) != absorbedAs(read, a.path)))
+      Some("it absorbed the same unindexed files")
     else None
+
+  private def absorbedAs(s: Snapshot, name: String): Option[AbsorbedFile] = s.absorbed.find(_.path == name)
 }
 
 class ConcurrentTableChange(message: String) extends RuntimeException(message)

@@ -30,8 +30,27 @@ object Tables {
 
   /** [[commit]] for the JVM's own operations: the change as data, the new snapshot. */
   def commit(session: SparkSession, root: String, readVersion: Long, change: TableChange): Snapshot =
-    try TableLog.commit(session.sessionState.newHadoopConf(), root, readVersion, change)
-    finally ManagedTables.invalidate(root)
+    try {
+      val conf = session.sessionState.newHadoopConf()
+      unchangedAbsorbed(conf, root, change)
+      if (change.properties.nonEmpty)
+        Vacuum.checkRetentionProperties(TableLog.latest(conf, root).fold(Map.empty[String, String])(_.properties) ++
+          change.properties, root)
+      TableLog.commit(conf, root, readVersion, change)
+    } finally ManagedTables.invalidate(root)
+
+  /**
+   * An absorbed file must still hold the bytes whose rows the change carries: if its writer
+   * replaced or removed it meanwhile, recording it would hide rows nobody read (or re-read rows).
+   */
+  private def unchangedAbsorbed(conf: org.apache.hadoop.conf.Configuration, root: String, change: TableChange): Unit =
+    change.absorbed.foreach { a =>
+      val path = new org.apache.hadoop.fs.Path(root + "/" + a.path)
+      val now = scala.util.Try(path.getFileSystem(conf).getFileStatus(path)).toOption
+      if (!now.exists(a.matches)) throw new ConcurrentTableChange(
+        s"$root: another writer replaced or removed its file ${a.path} while this ${change.operation} absorbed it; " +
+          s"this ${change.operation} was not committed (run it again: the new file is unindexed table data)")
+    }
 
   /** The files other writers dropped into the root, oldest first: path (absolute), size, modification_time (ms). */
   def unindexed(session: SparkSession, root: String): DataFrame = {
@@ -50,8 +69,15 @@ object Tables {
     val snapshot = TableLog.read(conf, root, version)
     val settings = MaintenanceSettings.of(snapshot.properties, root)
     UnindexedSelection.of(conf, root, snapshot, settings.unindexedFromMillis, settings.batchBytes).map { s =>
+      // what a commit records as absorbed: each file's identity as selected, before its rows are read
+      val absorbed = s.files.map(f => AbsorbedFile.of(f.getPath.getName, f)).map { a =>
+        val id = a.identity.get
+        JObject("path" -> JString(a.path), "size" -> JLong(id.size), "modificationTime" -> JLong(id.modificationTime),
+          "fingerprint" -> id.fingerprint.fold(JNull: JValue)(JString(_)))
+      }
       JsonMethods.compact(JsonMethods.render(
-        JObject("paths" -> JArray(s.paths.map(JString(_)).toList), "bytes" -> JLong(s.bytes), "reason" -> JString(s.reason))))
+        JObject("paths" -> JArray(s.paths.map(JString(_)).toList), "bytes" -> JLong(s.bytes), "reason" -> JString(s.reason),
+          "absorbed" -> JArray(absorbed.toList))))
     }.orNull
   }
 

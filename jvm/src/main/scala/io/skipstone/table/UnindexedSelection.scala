@@ -8,7 +8,7 @@ import org.apache.hadoop.conf.Configuration
  *
  * @param paths absolute paths, as the root lists them
  */
-final case class UnindexedSelection(paths: Seq[String], bytes: Long, reason: String)
+final case class UnindexedSelection(paths: Seq[String], bytes: Long, reason: String, files: Seq[org.apache.hadoop.fs.FileStatus])
 
 object UnindexedSelection {
   def of(conf: Configuration, root: String, snapshot: Snapshot, fromMillis: Long,
@@ -21,7 +21,7 @@ object UnindexedSelection {
     else {
       val bytes = chosen.map(_.getLen).sum
       Some(UnindexedSelection(chosen.map(_.getPath.toString), bytes,
-        s"${chosen.size} of ${candidates.size} unindexed files, oldest first, $bytes bytes (batch $batchBytes)"))
+        s"${chosen.size} of ${candidates.size} unindexed files, oldest first, $bytes bytes (batch $batchBytes)", chosen))
     }
   }
 }

@@ -32,13 +32,19 @@ import io.skipstone.metadata.{MetadataCache, MetadataStore}
  *  - `sample`: layout samples no retained version uses, older than the retention;
  *  - `staging`: staging directories of operations and metadata builds older than the retention.
  * Files dropped into the root by other writers are table data (the unindexed revision), never
- * deleted before absorbed. The list is written as a deletion intent before anything is deleted; a vacuum
+ * deleted before absorbed (and only while they hold the bytes absorbed). Writers in flight hold
+ * leases ([[WriterLeases]]) that every vacuum honours, forced or not: their read version and
+ * what they made since they started are kept. The list is written as a deletion intent before anything is deleted; a vacuum
  * that finds an intent finishes it first, re-checking every path against the log.
  */
 object Vacuum {
   val DefaultRetentionHours = 168.0
   /** Table property: the retention under which vacuum refuses to run unless forced. */
   val RetentionProperty = "vacuum.retentionHours"
+  /** Table property: `false` is the explicit opt-in to a retention under the default. */
+  val RetentionCheckProperty = "vacuum.retentionCheck"
+  /** A file's modification time may trail the lease that covers it by this much (coarse clocks). */
+  private val LeaseSlackMillis = 2000L
   val Schema: StructType = StructType.fromDDL("path STRING, kind STRING, size LONG")
   private val SkipstoneDataFile = """b\d+-.*""".r
   private implicit val formats: Formats = DefaultFormats
@@ -60,6 +66,10 @@ object Vacuum {
       s"vacuum of $root: a retention of $retentionHours hours is under the table's $floor hours " +
         s"(property $RetentionProperty): files that running queries or lagging readers still use could be deleted. " +
         "Pass force=True to vacuum with it anyway.")
+    if (retentionHours < DefaultRetentionHours && retentionChecked(latest) && !force) throw new VacuumRefused(
+      s"vacuum of $root: a retention of $retentionHours hours is under the default $DefaultRetentionHours hours: " +
+        "files that running queries or lagging readers still use could be deleted. Pass force=True, or opt the " +
+        s"table in with the properties $RetentionCheckProperty = false and $RetentionProperty = $retentionHours.")
     val rootPath = new Path(root)
     val fs = rootPath.getFileSystem(conf)
     val guard = new RootGuard(fs, fs.makeQualified(rootPath))
@@ -87,6 +97,23 @@ object Vacuum {
     TableLog.latest(conf, root).getOrElse(throw new VacuumRefused(
       s"$root is not a Skipstone table (no log under $root/${TableLog.ContainerDir}/log)"))
 
+  private def retentionChecked(s: Snapshot): Boolean =
+    !s.properties.get(RetentionCheckProperty).exists(_.trim.equalsIgnoreCase("false"))
+
+  /**
+   * Refuses table properties that would let a plain vacuum run under the default retention
+   * without the explicit opt-in `vacuum.retentionCheck = false` (what `force` is to one call).
+   */
+  def checkRetentionProperties(properties: Map[String, String], table: String): Unit = {
+    val hours = properties.get(RetentionProperty).flatMap(v => Try(v.trim.toDouble).toOption)
+    hours.filter(h => h < DefaultRetentionHours && !h.isNaN).foreach { h =>
+      if (properties.get(RetentionCheckProperty).forall(!_.trim.equalsIgnoreCase("false"))) throw new VacuumRefused(
+        s"table $table: $RetentionProperty = $h is under the default $DefaultRetentionHours hours, which lets every " +
+          "vacuum delete files that running queries or lagging readers still use; set " +
+          s"$RetentionCheckProperty = false with it to opt in explicitly")
+    }
+  }
+
   private def configuredRetention(s: Snapshot): Double =
     s.properties.get(RetentionProperty).map { v =>
       Try(v.toDouble).toOption.filter(h => h >= 0).getOrElse(throw new VacuumRefused(
@@ -103,19 +130,26 @@ object Vacuum {
   private def candidates(session: SparkSession, conf: Configuration, fs: FileSystem, root: String,
                          cutoff: Long): Seq[Candidate] = {
     val all = TableLog.versions(conf, root).map(TableLog.read(conf, root, _))
-    val kept = retained(all, cutoff)
+    val (leases, lapsed) = WriterLeases.scan(conf, root, System.currentTimeMillis())
+    val kept = withLeased(retained(all, cutoff), all, leases)
+    // what a writer in flight may have made: kept whatever the retention, even when forced
+    val leasedSince = leases.map(_.sinceMillis).minOption.map(_ - LeaseSlackMillis)
+    def leased(s: FileStatus): Boolean =
+      leasedSince.exists(s.getModificationTime >= _) || leases.exists(_.staging.exists(st => sameDir(s.getPath, st)))
     val live = kept.flatMap(_.files.map(_.path)).toSet
     val known = all.iterator.flatMap(_.files.iterator.map(_.path)).toSet
     val data = (known -- live).toSeq.sorted.flatMap(p => status(fs, new Path(root + "/" + p)))
       .map(s => Candidate(s.getPath, "data", s.getLen))
 
     // Another writer's file is table data until an optimize absorbed it in every retained version.
-    val absorbed = kept.map(_.absorbed).reduceOption(_ intersect _).getOrElse(Set.empty).toSeq.sorted
-      .flatMap(p => status(fs, new Path(root + "/" + p))).map(s => Candidate(s.getPath, "absorbed", s.getLen))
+    // ...and only while it holds the bytes absorbed: a file its writer replaced under the same name is new data.
+    val absorbed = kept.map(_.absorbed).reduceOption(_ intersect _).getOrElse(Set.empty).toSeq.sortBy(_.path)
+      .flatMap(a => status(fs, new Path(root + "/" + a.path)).filter(a.matches))
+      .map(s => Candidate(s.getPath, "absorbed", s.getLen))
 
     val orphans = fs.listStatus(new Path(root)).toSeq.filter { s =>
       s.isFile && SkipstoneDataFile.pattern.matcher(s.getPath.getName).matches() &&
-        !known.contains(s.getPath.getName) && s.getModificationTime < cutoff
+        !known.contains(s.getPath.getName) && s.getModificationTime < cutoff && !leased(s)
     }.map(s => Candidate(s.getPath, "orphan", s.getLen))
 
     val container = new Path(root, TableLog.ContainerDir)
@@ -123,7 +157,7 @@ object Vacuum {
     val metadataDir = MetadataStore.metadataDir(session, root)
     val metadata = MetadataStore.versions(session, metadataDir).filterNot(referencedMetadata).flatMap { v =>
       val dir = MetadataStore.versionDir(metadataDir, v)
-      status(fs, MetadataStore.definitionFile(dir)).filter(_.getModificationTime < cutoff)
+      status(fs, MetadataStore.definitionFile(dir)).filter(s => s.getModificationTime < cutoff && !leased(s))
         .map(_ => Candidate(dir, "metadata", fs.getContentSummary(dir).getLength))
     }
     val metadataStaging = children(fs, metadataDir).filter(s => s.getPath.getName.startsWith("_staging-"))
@@ -131,10 +165,21 @@ object Vacuum {
     val samples = children(fs, new Path(container, "sample")).filterNot(s => usedSamples(s.getPath.getName))
     val staging = children(fs, new Path(container, "staging")) ++ metadataStaging
 
-    def aged(kind: String, entries: Seq[FileStatus]) = entries.filter(_.getModificationTime < cutoff)
+    def aged(kind: String, entries: Seq[FileStatus]) = entries.filter(s => s.getModificationTime < cutoff && !leased(s))
       .map(s => Candidate(s.getPath, kind, fs.getContentSummary(s.getPath).getLength))
-    data ++ absorbed ++ orphans ++ metadata ++ aged("sample", samples) ++ aged("staging", staging)
+    val lapsedLeases = lapsed.flatMap(status(fs, _)).map(s => Candidate(s.getPath, "lease", s.getLen))
+    data ++ absorbed ++ orphans ++ metadata ++ aged("sample", samples) ++ aged("staging", staging) ++ lapsedLeases
   }
+
+  /** The retained versions plus every version a live writer read or could rebase onto. */
+  private def withLeased(kept: Seq[Snapshot], all: Seq[Snapshot], leases: Seq[WriterLeases.Lease]): Seq[Snapshot] =
+    leases.map(_.readVersion).minOption.fold(kept) { from =>
+      val keptVersions = kept.map(_.version).toSet
+      all.filter(s => keptVersions(s.version) || s.version >= from)
+    }
+
+  private def sameDir(p: Path, staging: String): Boolean =
+    Try(p.toUri.getPath.stripSuffix("/") == new Path(staging).toUri.getPath.stripSuffix("/")).getOrElse(false)
 
   private def status(fs: FileSystem, p: Path): Option[FileStatus] = Try(fs.getFileStatus(p)).toOption
 
@@ -177,14 +222,16 @@ object Vacuum {
   private def finish(session: SparkSession, conf: Configuration, fs: FileSystem, root: String, guard: RootGuard,
                      intent: Path): Unit = {
     val (cutoff, listed) = readIntent(fs, intent)
-    val kept = retained(TableLog.versions(conf, root).map(TableLog.read(conf, root, _)), cutoff)
+    val all = TableLog.versions(conf, root).map(TableLog.read(conf, root, _))
+    val kept = withLeased(retained(all, cutoff), all, WriterLeases.scan(conf, root, System.currentTimeMillis())._1)
     val live = kept.flatMap(_.files.map(f => new Path(root + "/" + f.path).getName)).toSet
     val metadataDir = MetadataStore.metadataDir(session, root)
     val recorded = kept.flatMap(_.metadataVersion).map(v => MetadataStore.versionDir(metadataDir, v).getName).toSet
     val samples = kept.flatMap(_.properties.get("layout.sample")).map(p => new Path(root + "/" + p).getName).toSet
     val absorbedByAll = kept.map(_.absorbed).reduceOption(_ intersect _).getOrElse(Set.empty)
     def deletable(c: Candidate): Boolean = c.kind match {
-      case "absorbed" => absorbedByAll.contains(c.path.getName)
+      case "absorbed" => absorbedByAll.exists(a => a.path == c.path.getName && status(fs, c.path).exists(a.matches))
+      case "lease" => true
       case kind => !protectedNames(kind)(c.path.getName)
     }
     def protectedNames(kind: String): Set[String] = kind match {
@@ -205,4 +252,4 @@ object Vacuum {
 }
 
 /** Why a vacuum did not start (bad retention, not a table); nothing was deleted. */
-class VacuumRefused(message: String) extends RuntimeException(message)
+class VacuumRefused(message: String) extends IllegalArgumentException(message)

@@ -77,6 +77,11 @@ object OptimizeCommand {
     if (NeedColumns.contains(layout.name) && layout.columns.isEmpty) {
       throw new SkipstoneSqlException(s"OPTIMIZE: LAYOUT ${layout.name.toUpperCase} needs BY (columns)")
     }
+    val repeated = layout.columns.groupBy(_.toLowerCase).collect { case (_, named) if named.size > 1 => named.head }
+    if (repeated.nonEmpty) {
+      throw new SkipstoneSqlException(s"OPTIMIZE: LAYOUT ${layout.name.toUpperCase} BY (${layout.columns.mkString(", ")}) " +
+        s"names ${repeated.toSeq.sorted.mkString(", ")} more than once; name each column once")
+    }
     if (FromWorkload.contains(layout.name) && layout.columns.nonEmpty) {
       throw new SkipstoneSqlException(s"OPTIMIZE: LAYOUT ${layout.name.toUpperCase} cuts where the logged queries " +
         "cut; it takes no BY (columns)")

@@ -4,7 +4,7 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.sql.{ResolvedTarget, SkipstoneSqlException, Target}
-import io.skipstone.table.Vacuum
+import io.skipstone.table.{Vacuum, VacuumRefused}
 
 /**
  * `VACUUM t [RETAIN n HOURS] [DRY RUN]`: deletes the files no retained version of a managed
@@ -21,7 +21,15 @@ final case class VacuumCommand(target: Target, retainHours: Option[Double], dryR
       throw new SkipstoneSqlException(s"$statement ${target.sql}: RETAIN $h HOURS must not be negative")
     }
     val root = ResolvedTarget(session, target).managedRoot(session, statement)
-    val hours = retainHours.getOrElse(Vacuum.retentionHours(session, root))
-    Vacuum.run(session, root, hours, dryRun, force = false).collect().toSeq
+    try {
+      val hours = retainHours.getOrElse(Vacuum.retentionHours(session, root))
+      Vacuum.run(session, root, hours, dryRun, force = false).collect().toSeq
+    } catch {
+      // the reason in the statement's terms: SQL has no force, the table's properties opt in
+      case e: VacuumRefused => throw new SkipstoneSqlException(s"$statement ${target.sql}" +
+        retainHours.fold("")(h => s" RETAIN $h HOURS") + s": ${e.getMessage.replace("Pass force=True to vacuum with it anyway.",
+          s"Lower the table's retention first: ALTER TABLE ... SET TBLPROPERTIES ('${Vacuum.RetentionCheckProperty}' = 'false', " +
+            s"'${Vacuum.RetentionProperty}' = '<hours>').")}")
+    }
   }
 }
