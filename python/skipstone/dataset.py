@@ -85,8 +85,13 @@ class Skipstone:
 
     @classmethod
     def for_table(cls, spark: SparkSession, name: str) -> Skipstone:
-        """A catalog table backed by files, e.g. ``Skipstone.for_table(spark, "db.weather")``."""
-        jvm_entry(spark)
+        """A catalog table backed by files, e.g. ``Skipstone.for_table(spark, "db.weather")``.
+
+        Views (temporary or not) are refused: index the table or path the view reads.
+        """
+        # Checked first: a view's rows are its query's, and building over them would index less
+        # than the files hold (or fail deep in the build on `_metadata`).
+        java_call(jvm_entry(spark).requireFileTable, spark._jsparkSession, name)
         return cls._from_source(spark, spark.table(name), table=name)
 
     @classmethod

@@ -37,8 +37,9 @@ class Formatted(RuleIndex):
 
     ``fn`` is a Python function, registered in query sessions as a UDF named ``name``
     (``spark.udf.register(name, fn)``), or SQL over ``{col}`` such as ``"lower({col})"``.
-    Answers ``fn(column) = v``, ``IN`` and their negations, with the function called by
-    the same name in the query. ``fn`` must be deterministic: the values indexed are the
+    Answers ``fn(column) = v``, ``IN``, and for ordered results ``<``, ``<=``, ``>``, ``>=``,
+    and their negations, with the function called by the same name in the query. Over a
+    VARIANT column, ``"variant_get({col}, '$.a', 'int')"`` indexes one path. ``fn`` must be deterministic: the values indexed are the
     values queries will compute.
 
     ``type`` is the result type of ``fn``. Left out, it is found at build: the type of the SQL

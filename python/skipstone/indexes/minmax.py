@@ -11,7 +11,8 @@ from skipstone.indexes.base import IndexType
 class MinMax(IndexType):
     """Per file the smallest and largest value of a column, and its NULL count.
 
-    Indexes numbers, strings (without collation), booleans, dates and timestamps.
+    Indexes numbers, strings (without collation), booleans, dates and timestamps; of a
+    VARIANT column only the NULL count (for ``IS [NOT] NULL``).
     Answers ``=``, ``<``, ``<=``, ``>``, ``>=``, ``BETWEEN``, ``IN``, ``<=>``, ``IS [NOT] NULL``
     with the column on either side, under any AND/OR/NOT nesting. Works best when the data
     is clustered by the column (time-ordered events, sorted keys).

@@ -22,6 +22,9 @@ import io.skipstone.query.{ListingStats, QueryStatsListener, SkippingRule}
 object Skipstone {
   val ExtensionClass = "io.skipstone.SkipstoneExtension"
 
+  /** Raises, in the user's terms, unless `name` is a catalog table backed by files (not a view). */
+  def requireFileTable(session: SparkSession, name: String): Unit = io.skipstone.sql.FileTables.require(session, name)
+
   /** Spark only logs a warning for a wrong `spark.sql.extensions`; we raise instead. */
   def ensureActive(session: SparkSession): Unit = {
     val rules = session.sessionState.optimizer.extendedOperatorOptimizationRules

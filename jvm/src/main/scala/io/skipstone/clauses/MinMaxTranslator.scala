@@ -19,8 +19,6 @@ case class MinMaxTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver
   extends LeafTranslator {
 
   private val column = index.paths.head
-  private val min = metadata.attribute(index.metadataColumns("min"))
-  private val max = metadata.attribute(index.metadataColumns("max"))
   private val nulls = metadata.attribute(index.metadataColumns("nulls"))
   private val rows = metadata.attribute(LoadedMetadata.NumRows)
 
@@ -34,11 +32,17 @@ case class MinMaxTranslator(index: IndexSpec, metadata: LoadedMetadata, resolver
     }
   }
 
+  // A column without an order (VARIANT) keeps only its NULL count: no min and max roles.
+  private val range = for (lo <- index.metadataColumns.get("min"); hi <- index.metadataColumns.get("max"))
+    yield (metadata.attribute(lo), metadata.attribute(hi))
+  private lazy val (min, max) = range.get
+
   override def translate(leaf: Expression): Option[LeafClauses] = leaf match {
-    case ColumnComparison(op, Indexed(ref), v) => Some(comparison(op, ref.lift(min), ref.lift(max), v))
-    case ColumnInList(Indexed(ref), values, listHasNull) => Some(inList(ref, values, listHasNull))
     case IsNull(Indexed(_)) => Some(LeafClauses(hasNull, hasNonNull))
     case IsNotNull(Indexed(_)) => Some(LeafClauses(hasNonNull, hasNull))
+    case _ if range.isEmpty => None
+    case ColumnComparison(op, Indexed(ref), v) => Some(comparison(op, ref.lift(min), ref.lift(max), v))
+    case ColumnInList(Indexed(ref), values, listHasNull) => Some(inList(ref, values, listHasNull))
     case StartsWith(Indexed(ref), Text(p)) => Some(startsWith(ref, p, exactly = true))
     case Like(Indexed(ref), Text(pattern), escape) => LikePattern.parse(pattern.toString, escape).map {
       case LikePattern(_, _, Some(v), _, _) => comparison(Eq, ref.lift(min), ref.lift(max), Literal(v))

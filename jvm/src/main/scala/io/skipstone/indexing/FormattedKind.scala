@@ -50,9 +50,20 @@ object FormattedKind extends RuleKind {
       else RuleText.params(Seq(Role("values", s"array<$resultType>", Some(s"array_sort(collect_set($expression))"))),
         Seq(Rule(s"$expression = {v}", "array_contains({values}, {v})", Some("exists({values}, x -> x <> {v})")),
           Rule(s"$expression IN ({vs})", "arrays_overlap({values}, {vs})",
-            Some("exists({values}, x -> NOT array_contains({vs}, x))"))))
+            Some("exists({values}, x -> NOT array_contains({vs}, x))"))) ++ ranges(expression, resultType))
     RuleKind.checked(session, request.copy(params = settings ++ definitions), description)
   }
+
+  /**
+   * For an ordered result, `fn(column) < v` and the other comparisons: the stored values are all
+   * the file's non-NULL results, so asking them with the query's own operator is exact (NaN and
+   * all), and a path of a VARIANT column (`variant_get({col}, '$.a', 'int')`) skips ranges.
+   */
+  private def ranges(expression: String, resultType: String): Seq[Rule] =
+    if (!ColumnTypes.family(DataType.fromDDL(resultType)).exists(ColumnTypes.Ordered)) Seq.empty
+    else Seq("<" -> ">=", "<=" -> ">", ">" -> "<=", ">=" -> "<").map { case (op, opposite) =>
+      Rule(s"$expression $op {v}", s"exists({values}, x -> x $op {v})", Some(s"exists({values}, x -> x $opposite {v})"))
+    }
 
   /** A Python function not registered here is computed by the caller, in Python. */
   override def roles(session: SparkSession, request: IndexRequest, columns: Seq[ResolvedColumn]): Seq[(String, RoleSource)] =

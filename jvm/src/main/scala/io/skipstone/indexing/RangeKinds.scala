@@ -2,6 +2,7 @@ package io.skipstone.indexing
 
 import org.apache.spark.sql.{Column, SparkSession}
 import org.apache.spark.sql.functions._
+import org.apache.spark.sql.types.VariantType
 
 import io.skipstone.indexing.ColumnTypes._
 
@@ -13,16 +14,24 @@ object MinMaxRoles {
   def nullCount(c: Column): Column = count_if(c.isNull).cast("long")
 }
 
-/** MinMax: per file the smallest and largest value of a column, and its NULL count. */
+/**
+ * MinMax: per file the smallest and largest value of a column, and its NULL count. A VARIANT
+ * column has no order, so only its NULL count is kept (for `v IS [NOT] NULL`); its paths are
+ * indexed with Formatted over `variant_get`.
+ */
 object MinMaxKind extends SingleColumnKind("MinMax") {
   def prepare(session: SparkSession, request: IndexRequest, columns: Seq[ResolvedColumn], dataset: String): IndexRequest = {
     single(request)
-    require(displayName, columns.head, Ordered, "a number, string, boolean, date or timestamp", dataset)
+    if (columns.head.dataType != VariantType)
+      require(displayName, columns.head, Ordered, "a number, string, boolean, date, timestamp or variant", dataset)
     request
   }
 
-  def roles(session: SparkSession, request: IndexRequest, columns: Seq[ResolvedColumn]): Seq[(String, RoleSource)] =
-    MinMaxRoles.of(col(columns.head.sql))
+  def roles(session: SparkSession, request: IndexRequest, columns: Seq[ResolvedColumn]): Seq[(String, RoleSource)] = {
+    val c = col(columns.head.sql)
+    if (columns.head.dataType == VariantType) Seq("nulls" -> SqlRole(MinMaxRoles.nullCount(c)))
+    else MinMaxRoles.of(c)
+  }
 }
 
 /**

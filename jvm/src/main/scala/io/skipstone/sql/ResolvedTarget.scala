@@ -2,6 +2,7 @@ package io.skipstone.sql
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.TableIdentifier
+import org.apache.spark.sql.catalyst.catalog.{CatalogTable, CatalogTableType}
 
 import io.skipstone.metadata.{FilePaths, MetadataStore}
 import io.skipstone.table.{TableLog, Tables}
@@ -31,9 +32,34 @@ object ResolvedTarget {
         case Seq(catalog, db, t) => TableIdentifier(t, Some(db), Some(catalog))
         case _ => throw new SkipstoneSqlException(s"${target.sql}: a table name has at most three parts (catalog.db.table)")
       }
-      val meta = session.sessionState.catalog.getTableMetadata(ident)
+      val meta = FileTables.of(session, parts, ident)
       ResolvedTarget(target, FilePaths.requireUnescaped(FilePaths.root(meta.location)), meta.provider.getOrElse("hive"), Some(ident.unquotedString))
   }
+}
+
+/**
+ * The catalog entry of a table whose rows live in files under one location, or an error in the
+ * user's terms. A view is refused rather than followed: its rows are a query's (a WHERE, a join),
+ * not its files', and metadata is kept per file of the dataset.
+ */
+object FileTables {
+  def require(session: SparkSession, name: String): Unit =
+    ResolvedTarget(session, TableName(session.sessionState.sqlParser.parseMultipartIdentifier(name)))
+
+  def of(session: SparkSession, parts: Seq[String], ident: TableIdentifier): CatalogTable = {
+    val catalog = session.sessionState.catalog
+    val shown = parts.mkString(".")
+    if (catalog.isTempView(parts)) throw notFiles(s"$shown is a temporary view")
+    val meta = catalog.getTableMetadata(ident)
+    if (meta.tableType == CatalogTableType.VIEW) throw notFiles(s"$shown is a view")
+    if (meta.storage.locationUri.isEmpty) throw new SkipstoneSqlException(
+      s"$shown is a table without a file location (provider ${meta.provider.getOrElse("unknown")}); " +
+        "Skipstone indexes file-based tables and directories (Parquet, ORC, CSV, JSON, ...)")
+    meta
+  }
+
+  private def notFiles(what: String): SkipstoneSqlException = new SkipstoneSqlException(
+    s"$what; Skipstone indexes file-based tables and directories: index the table or path the view reads")
 }
 
 /** A Skipstone SQL statement that is wrong or cannot run; the message names the statement and what is at fault. */

@@ -26,6 +26,16 @@ class FunctionNames(catalog: SessionCatalog) {
     }
   }
 
+  /** The node a built-in or temporary function builds over `arguments`, as queries resolve it. */
+  def build(nameParts: Seq[String], arguments: Seq[Expression]): Option[Expression] = {
+    val name = nameParts.last
+    if (!isBuiltinOrTemp(name)) None
+    else Try(catalog.resolveBuiltinOrTempFunction(name, arguments)).toOption.flatten.map {
+      case r: RuntimeReplaceable => r.replacement
+      case built => built
+    }
+  }
+
   private def isBuiltinOrTemp(name: String): Boolean =
     builtins.computeIfAbsent(name.toLowerCase, n => catalog.lookupBuiltinOrTempFunction(n).isDefined)
 

@@ -78,12 +78,33 @@ class PatternMatch(text: RuleText, uses: Map[String, Use], indexColumns: Seq[Col
       matches(pv, ev, b, operands(at)).flatMap(bindList(list, ev, values, _))
     case (f: UnresolvedFunction, _) if f.arguments.length == e.children.length && functions.same(f.nameParts, e) =>
       all(f.arguments.zip(e.children), b, Position.Inside)
+    case (f: UnresolvedFunction, _) if f.arguments.length > e.children.length => withSettings(f, e, b)
     case (a: UnresolvedAttribute, _) => plainColumn(e).filter(_.sameAs(ColumnPath(a.nameParts), resolver)).map(_ => b)
     case (l: Literal, _) if e.foldable => Leaves.constant(e).filter(sameValue(l, _)).map(_ => b)
     case (pc: Cast, ec: Cast) if NodeArguments.sameNode(pc, ec) => matches(pc.child, ec.child, b, Position.Inside)
     case _ if p.getClass == e.getClass && p.children.length == e.children.length &&
               NodeArguments.of(p) == NodeArguments.of(e) => all(p.children.zip(e.children), b, Position.Inside)
     case _ => None
+  }
+
+  /**
+   * A built-in that turns some constant arguments into settings of its node rather than children
+   * (`variant_get(v, '$.a', 'int')` builds a node with children `v`, `'$.a'` and the type as a
+   * setting). Built from the pattern's constants and the leaf's own non-constant inputs, in order,
+   * it must be exactly the leaf's node, children included; then the pattern's other arguments
+   * match those inputs.
+   */
+  private def withSettings(f: UnresolvedFunction, e: Expression, b: Bindings): Option[Bindings] = {
+    val inputs = e.children.filterNot(_.foldable)
+    val others = f.arguments.filterNot(_.isInstanceOf[Literal])
+    if (inputs.length != others.length) None
+    else {
+      val fill = inputs.iterator
+      val arguments = f.arguments.map { case l: Literal => l; case _ => fill.next() }
+      val same = functions.build(f.nameParts, arguments).exists(built =>
+        NodeArguments.sameNode(built, e) && built.children.map(_.canonicalized) == e.children.map(_.canonicalized))
+      if (same) all(others.zip(inputs), b, Position.Inside) else None
+    }
   }
 
   /** A comparison's operands are operands only when it is the leaf itself. */
