@@ -13,7 +13,7 @@ import org.apache.spark.sql.functions.col
 import org.apache.spark.internal.Logging
 
 import io.skipstone.clauses.rules.{FunctionIdentity, StoredRule}
-import io.skipstone.metadata.{DatasetIndex, IndexSpec, MetadataCache, MetadataStore}
+import io.skipstone.metadata.{DatasetIndex, ReadContext, IndexSpec, MetadataCache, MetadataStore}
 
 /**
  * The one way indexes are built: from index requests (as index.json stores them) to a new,
@@ -172,7 +172,7 @@ object IndexBuild extends Logging {
     val same = definition.context.exists { built =>
       built.differences(now).isEmpty && built.dataSchema == now.dataSchema &&
         built.partitionColumns == now.partitionColumns &&
-        (built.timeZone == now.timeZone || !definition.indexes.exists(StoredRule.isRuleBased))
+        (ReadContext.sameZone(built.timeZone, now.timeZone) || !definition.indexes.exists(StoredRule.isRuleBased))
     }
     if (!same) logWarning(s"Skipstone: ${definition.datasetRoot} is read differently from how its index was built " +
       "(reader options, columns, session settings or time zone); every file is indexed again")

@@ -72,7 +72,7 @@ case class ReadContext(
       differing("setting", valueSettings(settings), valueSettings(now.settings), defaultOf)).flatten
     val zoneMatters = zoneChangesValues(this) || zoneChangesValues(now)
     val datetimes = Seq(
-      Option.when(zoneMatters && timeZone != now.timeZone)(
+      Option.when(zoneMatters && !sameZone(timeZone, now.timeZone))(
         s"timestamps were read in time zone $timeZone, now in ${now.timeZone}"),
       differing("reader option", datetimeOptions(options), datetimeOptions(now.options), _ => "unset"),
       differing("setting", datetimeSettings(settings), datetimeSettings(now.settings), defaultOf)).flatten
@@ -174,6 +174,10 @@ object ReadContext {
     "spark.sql.parquet.int96RebaseModeInRead", "spark.sql.avro.datetimeRebaseModeInRead")
 
   private val ZoneKey = SQLConf.SESSION_LOCAL_TIMEZONE.key
+
+  /** Zones with the same rules read every value alike, whatever their names (`UTC`, `Etc/UTC`). */
+  def sameZone(a: String, b: String): Boolean =
+    a == b || Try(java.time.ZoneId.of(a).getRules == java.time.ZoneId.of(b).getRules).getOrElse(false)
 
   def isValueNeutral(key: String): Boolean =
     ValueNeutralSettings.exists(n => if (n.endsWith(".")) key.startsWith(n) else key == n)

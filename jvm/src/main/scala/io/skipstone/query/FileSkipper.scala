@@ -61,7 +61,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
             (diff.everyIndex ++ Option.when(ReadContext.involvesDatetimes(ix.columnTypes))(diff.datetimeIndexes).toSeq.flatten)
               .headOption.map(reason => s"metadata $reason")
               .orElse(ctx.columnMismatch(ix.paths, read.context, read.resolver))
-              .orElse(Option.when(StoredRule.isRuleBased(ix) && ctx.timeZone != read.context.timeZone)(
+              .orElse(Option.when(StoredRule.isRuleBased(ix) && !ReadContext.sameZone(ctx.timeZone, read.context.timeZone))(
                 s"its expressions were evaluated in time zone ${ctx.timeZone}, this session's is ${read.context.timeZone}"))
               .orElse(FunctionIdentity.mismatch(ix, condition))
               .map(reason => s"${ix.describe} not used: $reason")
