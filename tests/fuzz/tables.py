@@ -5,7 +5,9 @@ table: ``Skipstone.create`` lays it out with a random layout over random columns
 sizes and builds random indexes; then the table changes, each step in another session time
 zone: an optimize that splits a random block at a random sample value, an append of the source
 again, a plain Spark write of it into the table's root (read unindexed, then absorbed by the
-next optimize), an Amoeba optimize and a PAW rebuild eager to rewrite. After every step:
+next optimize), an Amoeba optimize and a PAW rebuild eager to rewrite, and the other writer
+replacing its file under the same name with other rows. Each version is queried under a random
+read context (session settings, a reordered read schema; see fuzz/contexts.py). After every step:
 
 - the table holds exactly the rows written into it (a multiset, read with skipping off);
 - no file holding a row where a predicate is TRUE is skipped (the fuzzer's own oracle, run
@@ -27,12 +29,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from fuzz import columns as columns_
-from fuzz import datagen, indexgen, oracle, predicates, runner, session
+from fuzz import contexts, datagen, indexgen, oracle, predicates, runner, session
 from fuzz.predicates import render
 
 PREDICATES_PER_STEP = 200
 END_TO_END_PER_STEP = 3
 BLOCK_ROWS = (1, 2, 3, 5, 8, 13, 40, 1000)
+# Settings a table version is queried under: none changes a value Spark's Parquet files hold.
+TABLE_SETTINGS = ("spark.sql.ansi.enabled", "spark.sql.legacy.timeParserPolicy", "spark.sql.legacy.sizeOfNull",
+                  "spark.sql.parquet.fieldId.read.enabled", "spark.sql.shuffle.partitions", "spark.sql.adaptive.enabled")
 
 
 @dataclass
@@ -132,10 +137,24 @@ class TableCase(runner.Dataset):
         self.open()
 
     def open(self) -> None:
-        """Read the table's newest version in the query zone (what the checks run against)."""
+        """Read the table's newest version in the query zone and a random read context (what the checks run against)."""
         session.clear_metadata_cache(self.spark)
         session.set_zone(self.spark, self.spec.query_tz)
+        contexts.reset(self.spark)
+        self.read_context = {}
         self.df = self.spark.read.parquet(self.root)
+        if self.rng.random() < 0.4:
+            from pyspark.sql.types import StructType
+
+            keys = [k for k in TABLE_SETTINGS if self.rng.random() < 0.3]
+            self.read_context = {k: self.rng.choice(contexts.SETTINGS[k]) for k in keys}
+            for k, v in self.read_context.items():
+                self.spark.conf.set(k, v)
+            if self.rng.random() < 0.5:
+                fields = list(self.df.schema.fields)
+                self.rng.shuffle(fields)
+                self.read_context["schema"] = "reordered"
+                self.df = self.spark.read.schema(StructType(fields)).parquet(self.root)
         self.df.createOrReplaceTempView(oracle.VIEW)
         version = self.table.current()
         self.files = {oracle.file_key(version.absolute(f), self.root) for f in version.files}
@@ -143,7 +162,8 @@ class TableCase(runner.Dataset):
 
     def describe(self) -> str:
         return (f"layout={self.layout!r} indexes={[ix.describe() for ix in self.indexes]} step={self.step} "
-                f"version={self.table.current().version}\n  dataset: {self.spec.describe()}")
+                f"version={self.table.current().version} read_context={self.read_context}\n"
+                f"  dataset: {self.spec.describe()}")
 
 
 def _rows_of(ds: TableCase) -> list[Any]:
@@ -210,12 +230,29 @@ def _steps(ds: TableCase) -> list[tuple[str, Callable[[], Any]]]:
         ds.frozen.coalesce(1).write.mode("append").parquet(ds.root)
         ds.copies += 1
 
+    def export(copies: int) -> None:
+        # Another tool keeps one file of its own in the root, export.parquet, and replaces it
+        # under the same name: each version of it is new data, absorbed or not.
+        staging = os.path.join(os.path.dirname(ds.root), f"export-{copies}-{ds.rng.randrange(10**9)}")
+        data = ds.frozen
+        for _ in range(copies - 1):
+            data = data.unionByName(ds.frozen)
+        data.coalesce(1).write.parquet(staging)
+        part = next(n for n in sorted(os.listdir(staging)) if n.startswith("part-") and n.endswith(".parquet"))
+        target = os.path.join(ds.root, "export.parquet")
+        ds.copies += copies - (ds.exported if os.path.exists(target) and not ds.absorbed_export() else 0)
+        os.replace(os.path.join(staging, part), target)
+        shutil.rmtree(staging, ignore_errors=True)
+        ds.exported = copies
+
     eager = dict(cost_model=RowsRead(), write_multiplier=1e-6)
     return [
         ("optimize: split a random block", lambda: ds.table.optimize(SplitRandomBlock(ds.rng))),
         ("append the source again", append),
         ("another writer drops the source into the root", other_writer),
+        ("another tool writes export.parquet into the root", lambda: export(1)),
         ("optimize: AmoebaAdaptive", lambda: _is_tree(ds) and ds.table.optimize(AmoebaAdaptive(window=50, **eager))),
+        ("another tool replaces export.parquet with other rows", lambda: export(2)),
         ("optimize: PawRebuild", lambda: ds.table.optimize(PawRebuild(window=50, **eager))),
     ]
 
