@@ -10,6 +10,7 @@ import pytest
 
 from conftest import run_both_ways
 from skipstone import MinMax, Skipstone
+from skipstone.layout import Amoeba
 
 # C3 71 is Latin-1 text ("Ãq" would be C3 83 71 in UTF-8): C3 starts a two-byte sequence and 71
 # cannot continue it. Java decodes it to U+FFFD 'q', whose bytes EF BF BD 71 sort after C3 71.
@@ -124,3 +125,25 @@ def test_files_written_without_statistics_are_scanned_so_they_are_skipped(spark,
     rows, stats = run_both_ways(spark, f"SELECT k FROM parquet.`{root}` WHERE k = 25")
     assert rows == [(25,)]
     assert stats.files_skipped == 2
+
+
+def test_a_table_laid_out_on_invalid_utf8_strings_is_created_and_skips(spark, tmp_path):
+    # 'a…' rows, then C3 41…C3 54 (not UTF-8), then 'ü…' (C3 BC…): the undecodable values sit
+    # between two ranges of valid strings, in the byte order Spark compares
+    df = spark.sql("""SELECT id AS k, CASE
+        WHEN id < 200 THEN concat('a', lpad(id, 3, '0'))
+        WHEN id < 400 THEN CAST(unhex(concat('C3', hex(65 + id % 20))) AS STRING)
+        ELSE concat('ü', lpad(id, 3, '0')) END AS s FROM range(600)""")
+    table = Skipstone.create(spark, str(tmp_path / "t"), df, layout=Amoeba(block_rows=100, columns=["s"]))
+    assert spark.read.parquet(table.root).count() == 600
+    value = "CAST(X'C341' AS STRING)"
+    # the files a MinMax on s must skip: those whose byte range leaves the value out
+    spark.conf.set("spark.skipstone.enabled", "false")
+    try:
+        ranges = spark.sql(f"SELECT min(s) <= {value} AND {value} <= max(s) FROM parquet.`{table.root}` "
+                           "GROUP BY input_file_name()").collect()
+    finally:
+        spark.conf.set("spark.skipstone.enabled", "true")
+    rows, stats = run_both_ways_on_strings(spark, f"SELECT k FROM parquet.`{table.root}` WHERE s = {value}")
+    assert len(rows) == 10
+    assert stats.files_skipped == sum(1 for (covers,) in ranges if not covers) > 0
