@@ -32,9 +32,9 @@ def write_strings_with_spark(spark, root: str) -> None:
         spark.sql(rows).coalesce(1).write.mode("append").parquet(root)
 
 
-def write_strings_with_pyarrow(root: str) -> None:
+def write_strings_with_pyarrow(root: str, files: list[list[bytes]] = STRING_FILES) -> None:
     os.makedirs(root, exist_ok=True)
-    for i, values in enumerate(STRING_FILES):
+    for i, values in enumerate(files):
         # Other tools annotate binary columns as strings without checking them: a view, not a
         # cast, keeps pyarrow from validating the bytes.
         s = pa.array(values, pa.binary()).view(pa.string())
@@ -75,6 +75,17 @@ def test_invalid_utf8_strings_are_ordered_by_their_bytes(spark, tmp_path):
     write_strings_with_pyarrow(root)
     Skipstone.for_path(spark, root).build(MinMax("s"))
     rows, stats = run_both_ways_on_strings(spark, f"SELECT k FROM parquet.`{root}` WHERE s > 'y' AND s < CAST(X'C372' AS STRING)")
+    assert rows == [(1,)]
+    assert stats.files_skipped == 2
+
+
+def test_like_pattern_with_undecodable_bytes_keeps_files_spark_matches(spark, tmp_path):
+    # A LIKE with '_' stays a LIKE (Spark turns only '%' patterns into byte comparisons), and
+    # LIKE compares decoded text: pattern and row both decode to 'p', U+FFFD, 'q', then one char
+    root = str(tmp_path / "like")
+    write_strings_with_pyarrow(root, [[b"a", b"b"], [b"p" + LATIN1 + b"z"], [b"x", b"y"]])
+    Skipstone.for_path(spark, root).build(MinMax("s"))
+    rows, stats = run_both_ways_on_strings(spark, f"SELECT k FROM parquet.`{root}` WHERE s LIKE 'p' || {LATIN1_SQL} || '_'")
     assert rows == [(1,)]
     assert stats.files_skipped == 2
 
