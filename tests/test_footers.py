@@ -35,20 +35,6 @@ def test_footer_metadata_equals_scanned_metadata(spark, tmp_path, writer):
     assert metadata_rows(spark, root) == scanned
 
 
-def test_int96_timestamps_have_no_footer_statistics_so_files_are_read(spark, tmp_path):
-    root = str(tmp_path / "int96")
-    spark.conf.set("spark.sql.parquet.outputTimestampType", "INT96")
-    try:
-        spark.read.parquet(write_clustered(str(tmp_path / "src"))).repartitionByRange(5, "k").write.parquet(root)
-    finally:
-        spark.conf.unset("spark.sql.parquet.outputTimestampType")
-    Skipstone.for_path(spark, root).build(MinMax("ts"), MinMax("k"))
-    rows, stats = run_both_ways(spark, f"SELECT k FROM parquet.`{root}` WHERE ts < '2024-01-01 00:00:30'")
-    assert len(rows) == 30 and stats.files_skipped == 0
-    _, stats = run_both_ways(spark, f"SELECT k FROM parquet.`{root}` WHERE k < 30")
-    assert stats.files_skipped == 4
-
-
 def test_skipping_with_footer_metadata(spark, tmp_path):
     root = write_clustered(str(tmp_path / "events"))
     Skipstone.for_path(spark, root).build(MinMax("k"), MinMax("ts"))

@@ -129,9 +129,9 @@ object Skipstone {
 
   /**
    * MinMax metadata of `files` (path, size, mtime, fingerprint) read from Parquet footers, or null when some
-   * target cannot come from footers (a partition column, a floating or unsupported type): the
-   * caller then scans. `targetsJson`: [{"path" (list of field names), "type" (DataType JSON),
-   * "min", "max", "nulls"}].
+   * target cannot come from footers (a partition column, a floating or unsupported type, a file
+   * whose footer lacks some bound, such as INT96 timestamps): the caller then scans.
+   * `targetsJson`: [{"path" (list of field names), "type" (DataType JSON), "min", "max", "nulls"}].
    */
   def footerMinMax(session: SparkSession, datasetRoot: String, files: org.apache.spark.sql.DataFrame,
                    targetsJson: String): org.apache.spark.sql.DataFrame = {
@@ -145,7 +145,8 @@ object Skipstone {
     val usable = targets.forall { t =>
       FooterValues.supported(t.dataType) && !partitionColumns.contains(t.path.parts.head.toLowerCase)
     }
-    if (usable) FooterMinMax.collect(session, files, targets) else null
+    Option.when(usable)(FooterMinMax.collect(session, files, targets))
+      .collect { case FooterMinMax.Collected(answered, Seq()) => answered }.orNull
   }
 
   /**

@@ -22,6 +22,7 @@ object LikePattern {
   private sealed trait Token
   private case class Chars(c: Char) extends Token
   private case class Wildcard(c: Char) extends Token
+  private val Replacement = '\uFFFD'
 
   /** None for a pattern Spark would reject (an escape before an ordinary character). */
   def parse(pattern: String, escape: Char): Option[LikePattern] =
@@ -44,6 +45,10 @@ object LikePattern {
     case `escape` :: c :: tail if c == '%' || c == '_' || c == escape => tokens(tail, escape, acc :+ Chars(c))
     case `escape` :: _ => None
     case ('%' | '_') :: tail => tokens(tail, escape, acc :+ Wildcard(rest.head))
+    // Spark's LIKE matches decoded strings, where U+FFFD stands for any bytes that are not
+    // valid UTF-8: as a literal it would claim bytes (EF BF BD) that the matching rows need
+    // not hold. Here it matches what it may stand for, as a wildcard does.
+    case Replacement :: tail => tokens(tail, escape, acc :+ Wildcard(Replacement))
     case c :: tail => tokens(tail, escape, acc :+ Chars(c))
   }
 }

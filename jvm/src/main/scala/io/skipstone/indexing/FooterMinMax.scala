@@ -15,6 +15,7 @@ import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.catalyst.CatalystTypeConverters
 import org.apache.spark.sql.catalyst.util.TypeUtils
 import org.apache.spark.sql.types._
+import org.apache.spark.unsafe.types.UTF8String
 
 import io.skipstone.clauses.ColumnPath
 
@@ -22,8 +23,13 @@ import io.skipstone.clauses.ColumnPath
  * MinMax metadata straight from Parquet footers: no data pages are read, so indexing costs a
  * few kilobytes per file instead of a scan. Produces the same table as the scanning path.
  *
- * A file whose statistics are missing or unusable for a column gets NULL min, max and NULL
- * count for it, which the clauses read as "unknown": the file is read.
+ * A file whose footer cannot give every target's bounds (statistics left out, INT96 timestamps,
+ * dates Spark rebases on read, a column the file lacks) is not summarized here: its path is
+ * returned so that the caller scans it, as NULL bounds would make the index answer nothing.
+ *
+ * Strings stay UTF-8 bytes from footer to metadata row (never a `java.lang.String`): decoding
+ * bytes that are not valid UTF-8 replaces them with U+FFFD, which sorts elsewhere, and the
+ * bounds would no longer hold for the bytes Spark compares.
  */
 object FooterMinMax {
   /** One MinMax index: the column's exact path, its Spark type, and its metadata column names. */
@@ -43,8 +49,14 @@ object FooterMinMax {
     }
   }
 
+  /**
+   * Footer metadata of the files whose footers give every bound (the listing's columns, `num_rows`
+   * and each target's min, max, nulls), and the paths of the other files.
+   */
+  case class Collected(answered: DataFrame, unanswered: Seq[String])
+
   /** `files` has the listing's columns (path, size, mtime, fingerprint); they are kept as they are. */
-  def collect(session: SparkSession, files: DataFrame, targets: Seq[Target]): DataFrame = {
+  def collect(session: SparkSession, files: DataFrame, targets: Seq[Target]): Collected = {
     val conf = new SerializableConf(session.sessionState.newHadoopConf())
     val reading = Reading.of(session)
     val listing = files.schema.fields.toSeq
@@ -55,23 +67,28 @@ object FooterMinMax {
     // Footers are small reads with high latency on object stores: many small tasks keep every
     // core busy (the listing arrives as one local partition).
     val slices = math.max(1, math.min(files.count() / 25, session.sparkContext.defaultParallelism * 8L)).toInt
-    val rows = files.rdd.repartition(slices).map { r =>
-      Row.fromSeq(r.toSeq ++ summarize(conf.value, r.getString(pathOrdinal), targets, reading))
-    }
-    session.createDataFrame(rows, schema)
+    // One small row per file reaches the driver: which files need a scan must be known before
+    // that scan is planned.
+    val summaries = files.rdd.repartition(slices).map { r =>
+      (r, summarize(conf.value, r.getString(pathOrdinal), targets, reading))
+    }.collect().toSeq
+    val answered = summaries.collect { case (r, Some(values)) => Row.fromSeq(r.toSeq ++ values) }
+    Collected(session.createDataFrame(answered.asJava, schema),
+      summaries.collect { case (r, None) => r.getString(pathOrdinal) })
   }
 
-  private def summarize(conf: Configuration, file: String, targets: Seq[Target], reading: Reading): Seq[Any] = {
+  /** num_rows and every target's (min, max, nulls), or None when some target's bounds are not in the footer. */
+  private def summarize(conf: Configuration, file: String, targets: Seq[Target], reading: Reading): Option[Seq[Any]] = {
     val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(new URI(file)), conf))
     try {
       val footer = reader.getFooter
       val blocks = footer.getBlocks.asScala.toSeq
       val rowCount = blocks.map(_.getRowCount).sum
       val rebased = datetimesRebasedOnRead(footer.getFileMetaData.getKeyValueMetaData.asScala.toMap, reading)
-      rowCount +: targets.flatMap { t =>
-        val usable = !(rebased && isDatetime(t.dataType))
-        (if (usable) summarizeColumn(blocks, t, reading.caseSensitive) else None).getOrElse(Seq(null, null, null))
+      val columns = targets.map { t =>
+        if (rebased && isDatetime(t.dataType)) None else summarizeColumn(blocks, t, reading.caseSensitive)
       }
+      Option.when(columns.forall(_.isDefined))(rowCount +: columns.flatMap(_.get))
     } finally reader.close()
   }
 
@@ -119,7 +136,11 @@ object FooterMinMax {
       chunkOf(b, t.path, caseSensitive).flatMap { chunk =>
         val stats = chunk.getStatistics
         if (stats == null || stats.isEmpty || !stats.isNumNullsSet) None
-        else if (!stats.hasNonNullValue) Some((None, stats.getNumNulls))
+        else if (!stats.hasNonNullValue) {
+          // No min/max means "only NULLs" only when the NULLs are all the chunk's values:
+          // parquet-mr drops the min/max of INT96 and of values too long to keep, yet counts NULLs.
+          Option.when(stats.getNumNulls == chunk.getValueCount)((None, stats.getNumNulls))
+        }
         else {
           try FooterValues.minMax(stats, chunk.getPrimitiveType, t.dataType).map(mm => (Some(mm), stats.getNumNulls))
           catch { case NonFatal(_) => None }
@@ -133,8 +154,13 @@ object FooterMinMax {
       val nulls = known.map(_._2).sum
       if (ranges.isEmpty) Some(Seq(null, null, nulls))
       else {
-        // Row wants external values (String, LocalDate, ...), the statistics give Catalyst ones.
-        def external(v: Any) = CatalystTypeConverters.convertToScala(v, t.dataType)
+        // Row wants external values (LocalDate, BigDecimal, ...), the statistics give Catalyst
+        // ones. Strings stay UTF8String, which createDataFrame takes as it is: a String would
+        // have decoded (and so changed) bytes that are not valid UTF-8.
+        def external(v: Any) = v match {
+          case s: UTF8String => s
+          case other => CatalystTypeConverters.convertToScala(other, t.dataType)
+        }
         Some(Seq(external(ranges.map(_._1).min(ordering)), external(ranges.map(_._2).max(ordering)), nulls))
       }
     }

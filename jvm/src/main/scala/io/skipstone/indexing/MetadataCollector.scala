@@ -36,26 +36,36 @@ object MetadataCollector {
           s"not from SQL or Scala alone (missing metadata column $column)")
     }
     val order = files.columns.toSeq ++ (NumRows +: named.map(_._4))
-    fromFooters(session, source, files, indexes, useFooters && extraRoles.isEmpty).map(_.select(order.map(col): _*))
-      .getOrElse {
-        val aggregates = named.collect { case (_, _, SqlRole(aggregate), column) if !provided(column) => aggregate.alias(column) }
-        val summary = data.groupBy(canonicalPath(col("_metadata.file_path")).alias(PathColumn))
-          .agg(count(lit(1)).alias(NumRows), aggregates: _*)
-        val perFile = extraRoles.fold(summary) { extra =>
-          summary.join(extra.select((PathColumn +: provided.toSeq.sorted).map(col): _*), Seq(PathColumn), "left")
-        }
-        files.join(perFile, Seq(PathColumn), "left")
-          .withColumn(NumRows, coalesce(col(NumRows), lit(0L)))
-          .select(order.map(col): _*)
+    def scanned(files: DataFrame, data: DataFrame): DataFrame = {
+      val aggregates = named.collect { case (_, _, SqlRole(aggregate), column) if !provided(column) => aggregate.alias(column) }
+      val summary = data.groupBy(canonicalPath(col("_metadata.file_path")).alias(PathColumn))
+        .agg(count(lit(1)).alias(NumRows), aggregates: _*)
+      val perFile = extraRoles.fold(summary) { extra =>
+        summary.join(extra.select((PathColumn +: provided.toSeq.sorted).map(col): _*), Seq(PathColumn), "left")
       }
+      files.join(perFile, Seq(PathColumn), "left")
+        .withColumn(NumRows, coalesce(col(NumRows), lit(0L)))
+        .select(order.map(col): _*)
+    }
+    fromFooters(session, source, files, indexes, useFooters && extraRoles.isEmpty) match {
+      case None => scanned(files, data)
+      case Some(FooterMinMax.Collected(answered, Seq())) => answered.select(order.map(col): _*)
+      case Some(FooterMinMax.Collected(answered, unanswered)) =>
+        // Files whose footers lack some bound (INT96 timestamps, statistics left out) are
+        // scanned, so that their indexes answer queries instead of keeping every such file.
+        def among(path: Column) = path.isin(unanswered: _*)
+        answered.select(order.map(col): _*).unionByName(
+          scanned(files.where(among(col(PathColumn))), data.where(among(canonicalPath(col("_metadata.file_path"))))))
+    }
   }
 
   /**
    * MinMax metadata from Parquet footers when every index is a MinMax over a column whose footer
-   * statistics are exact (not floating point, whose footers leave NaN out; not a partition column).
+   * statistics are exact (not floating point, whose footers leave NaN out; not a partition column),
+   * with the files whose footers lack some bound.
    */
   private def fromFooters(session: SparkSession, source: BuildSource, files: DataFrame, indexes: Seq[PreparedIndex],
-                          allowed: Boolean): Option[DataFrame] = {
+                          allowed: Boolean): Option[FooterMinMax.Collected] = {
     val minMaxOnly = indexes.forall(_.request.kind == "minmax")
     if (!allowed || source.format != "parquet" || indexes.isEmpty || !minMaxOnly) None
     else {
