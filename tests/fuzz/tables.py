@@ -132,6 +132,7 @@ class TableCase(runner.Dataset):
         self.source.write.parquet(frozen)
         self.frozen = spark.read.parquet(frozen)
         self.copies = 1  # the source's rows are in the table this many times (appends add one)
+        self.exported, self.export_version = 0, -1  # copies in the other tool's export.parquet, and when written
         self.table = Skipstone.create(spark, self.root, self.source, layout=self.layout, indexes=self.indexes)
         self.step = "create"
         self.open()
@@ -167,9 +168,12 @@ class TableCase(runner.Dataset):
 
 
 def _rows_of(ds: TableCase) -> list[Any]:
+    """The table's rows, columns in the source's order (a query context may read them reordered)."""
+    from skipstone.per_file import column_of
+
     oracle.skipping(ds.spark, False)
     try:
-        return runner.normalized(ds.df.collect())
+        return runner.normalized(ds.df.select(*[column_of([f.name]) for f in ds.source.schema.fields]).collect())
     finally:
         oracle.skipping(ds.spark, True)
 
@@ -211,6 +215,21 @@ def check(ds: TableCase, summary: TableSummary, log: Callable[[str], None],
             fail(f"{problem}; predicate {render(p)}")
 
 
+def _absorbed_since(root: str, name: str, version: int) -> bool:
+    """Whether a version after ``version`` records ``name`` as absorbed (docs/table-format.md)."""
+    import json
+
+    log = os.path.join(root, "_skipstone", "log")
+    for entry in sorted(os.listdir(log)):
+        if not entry.endswith(".json") or int(entry[:-5]) <= version:
+            continue
+        with open(os.path.join(log, entry)) as f:
+            absorbed = json.load(f).get("absorbed") or []
+        if any((a if isinstance(a, str) else a.get("path", a.get("name", ""))).endswith(name) for a in absorbed):
+            return True
+    return False
+
+
 def _is_tree(ds: TableCase) -> bool:
     """Amoeba adapts trees; on a curve layout it refuses by design (PAW rebuilds those)."""
     return hasattr(ds.table.tree(), "leaves")
@@ -240,10 +259,12 @@ def _steps(ds: TableCase) -> list[tuple[str, Callable[[], Any]]]:
         data.coalesce(1).write.parquet(staging)
         part = next(n for n in sorted(os.listdir(staging)) if n.startswith("part-") and n.endswith(".parquet"))
         target = os.path.join(ds.root, "export.parquet")
-        ds.copies += copies - (ds.exported if os.path.exists(target) and not ds.absorbed_export() else 0)
+        # The rows of the file replaced stay in the table only if a version absorbed them.
+        replaced = ds.exported if os.path.exists(target) and not _absorbed_since(ds.root, "export.parquet", ds.export_version) else 0
         os.replace(os.path.join(staging, part), target)
         shutil.rmtree(staging, ignore_errors=True)
-        ds.exported = copies
+        ds.copies += copies - replaced
+        ds.exported, ds.export_version = copies, ds.table.current().version
 
     eager = dict(cost_model=RowsRead(), write_multiplier=1e-6)
     return [
