@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
 
 import pytest
 
 import skipstone
 import udfs  # noqa: F401  (Python workers run this interpreter)
 from conftest import normalized
-from skipstone import Formatted, MinMax, Skipstone, ValueList
+from skipstone import Formatted, MinMax, Role, Rule, RuleIndex, Skipstone, ValueList
 
 
 def write_text(root: str, name: str, text: str) -> None:
@@ -308,3 +309,29 @@ def test_python_udf_indexed_before_it_is_registered_is_answered_once_registered(
     rows, stats = both_ways(spark, lambda: spark.sql(f"SELECT v FROM parquet.`{root}` WHERE tag_v(v) = 't2'"))
     assert rows == [(2,)]
     assert stats.per_dataset[0].skipped_by_index == {"Formatted(v, tag_v)": 2}
+
+
+@dataclass(frozen=True)
+class CodeRange(RuleIndex):
+    """Per file the range of code_of(column), a UDF the user registered."""
+
+    column: str
+    kind: ClassVar[str] = "code_range_ctx"
+    metadata: ClassVar = (Role("lo", "int", "min(code_of({col}))"), Role("hi", "int", "max(code_of({col}))"))
+    rules: ClassVar = Rule.range("code_of({col})", "{lo}", "{hi}")
+
+
+def test_user_kind_over_a_python_udf_registered_again_is_not_answered(spark, tmp_path):
+    root = str(tmp_path / "udf_kind")
+    for i in range(3):
+        spark.createDataFrame([(i,)], "v int").write.mode("append").parquet(root)
+    spark.udf.register("code_of", lambda v: v + 100, "int")
+    Skipstone.for_path(spark, root).build(CodeRange("v"))
+    query = lambda: spark.sql(f"SELECT v FROM parquet.`{root}` WHERE code_of(v) = 101")  # noqa: E731
+    rows, stats = both_ways(spark, query)
+    assert rows == [(1,)]
+    assert stats.per_dataset[0].skipped_by_index == {"CodeRange(v)": 2}
+    spark.udf.register("code_of", lambda v: v + 99, "int")
+    rows, stats = both_ways(spark, query)
+    assert rows == [(2,)]
+    assert "registered again" in unanswered(stats)

@@ -105,7 +105,9 @@ def test_settings_are_stored_with_the_table_and_checked(table):
         table.set_properties({"optimize.strategies": "unindexed,sorting"})
     with pytest.raises(SkipstoneError, match="optimize.batchBytes"):
         table.set_properties({"optimize.batchBytes": "lots"})
-    table.set_properties({"vacuum.retentionHours": "24", "optimize.batchBytes": "1000"})
+    with pytest.raises(SkipstoneError, match="vacuum.retentionCheck"):
+        table.set_properties({"vacuum.retentionHours": "24"})
+    table.set_properties({"vacuum.retentionHours": "24", "vacuum.retentionCheck": "false", "optimize.batchBytes": "1000"})
     assert table.properties()["vacuum.retentionHours"] == "24"
     with pytest.raises(SkipstoneError, match="24.0 hours"):
         table.vacuum(retention_hours=1)

@@ -150,7 +150,7 @@ object IndexBuild extends Logging {
     val requests = definition.indexes.map(ix => IndexRequest(ix.kind, ix.columns, ix.params, Some(ix.describe)))
     val indexes = prepare(session, source, data, requests)
     // A function registered again with another body: the kept rows hold the old body's values.
-    val digests = (ixs: Seq[Map[String, String]]) => ixs.map(_.get(FunctionIdentity.DigestParam).filter(_.nonEmpty))
+    val digests = (ixs: Seq[Map[String, String]]) => ixs.map(FunctionIdentity.recorded)
     val sameFunctions = digests(indexes.map(_.request.params)) == digests(definition.indexes.map(_.params))
     if (!sameFunctions) logWarning(
       s"Skipstone: a function indexed in ${definition.datasetRoot} was registered again; every file is indexed again")
@@ -170,9 +170,10 @@ object IndexBuild extends Logging {
   private def readsAsBuilt(session: SparkSession, definition: DatasetIndex, data: DataFrame): Boolean = {
     val now = SourceRelation.of(data).context(session)
     val same = definition.context.exists { built =>
-      built.differences(now).isEmpty && built.dataSchema == now.dataSchema &&
-        built.partitionColumns == now.partitionColumns &&
-        (ReadContext.sameZone(built.timeZone, now.timeZone) || !definition.indexes.exists(StoredRule.isRuleBased))
+      val rules = definition.indexes.exists(StoredRule.isRuleBased)
+      val differences = built.differences(now)
+      differences.readsAlike && built.dataSchema == now.dataSchema && built.partitionColumns == now.partitionColumns &&
+        (!rules || (differences.isEmpty && ReadContext.sameZone(built.timeZone, now.timeZone)))
     }
     if (!same) logWarning(s"Skipstone: ${definition.datasetRoot} is read differently from how its index was built " +
       "(reader options, columns, session settings or time zone); every file is indexed again")

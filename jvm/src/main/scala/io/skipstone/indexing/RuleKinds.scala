@@ -1,9 +1,13 @@
 package io.skipstone.indexing
 
-import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.functions.expr
+import scala.util.Try
 
-import io.skipstone.clauses.rules.RuleCompiler
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.catalyst.expressions.PythonUDF
+import org.apache.spark.sql.functions.expr
+import org.apache.spark.sql.types.{StructField, StructType}
+
+import io.skipstone.clauses.rules.{FunctionIdentity, RuleCompiler}
 
 /**
  * Kinds written as data: roles (`role.<name>.type` with `role.<name>.sql`, a Spark SQL aggregate
@@ -16,8 +20,29 @@ class RuleKind extends IndexKind {
 
   def describe(request: IndexRequest): String = s"${request.kind}(${request.columns.mkString(", ")})"
 
-  def prepare(session: SparkSession, request: IndexRequest, columns: Seq[ResolvedColumn], dataset: String): IndexRequest =
-    checked(session, request, IndexKinds.describe(request))
+  def prepare(session: SparkSession, request: IndexRequest, columns: Seq[ResolvedColumn], dataset: String): IndexRequest = {
+    val ok = checked(session, request, IndexKinds.describe(request))
+    ok.copy(params = ok.params.filter { case (k, _) => !k.startsWith(FunctionIdentity.DigestParam + ".") } ++
+      udfDigests(session, ok, columns))
+  }
+
+  /**
+   * The digest of every Python UDF the roles' SQL calls, as it is registered now: values
+   * computed by one body say nothing about a body registered later under the same name.
+   */
+  private def udfDigests(session: SparkSession, request: IndexRequest, columns: Seq[ResolvedColumn]): Map[String, String] = {
+    val sqls = storedRoles(request.params).flatMap(_._2.get("sql"))
+    if (sqls.isEmpty || columns.isEmpty) Map.empty
+    else {
+      val schema = StructType(columns.zipWithIndex.map { case (c, n) => StructField(s"c$n", c.dataType) })
+      val empty = session.createDataFrame(java.util.Collections.emptyList[Row](), schema)
+      sqls.flatMap { sql =>
+        val local = ColumnPlaceholder.replaceAllIn(sql, m => s"c${Option(m.group(1)).filter(_.nonEmpty).getOrElse("0")}")
+        Try(empty.select(expr(local)).queryExecution.analyzed).toOption.toSeq
+          .flatMap(_.expressions.flatMap(_.collect { case u: PythonUDF => FunctionIdentity.digestParam(u.name) -> FunctionIdentity.of(u) }))
+      }.toMap
+    }
+  }
 
   def roles(session: SparkSession, request: IndexRequest, columns: Seq[ResolvedColumn]): Seq[(String, RoleSource)] =
     storedRoles(request.params).map { case (name, parts) =>
@@ -37,7 +62,7 @@ object UdfMappingKind extends RuleKind {
 object RuleKind {
   private val RoleKey = """role\.([A-Za-z_][A-Za-z0-9_]*)\.(type|sql|python)""".r
   private val RuleKey = """rule\.(\d+)\.(pattern|mayBeTrue|mayBeFalse)""".r
-  private val ColumnPlaceholder = """\{col(\d*)\}""".r
+  private[indexing] val ColumnPlaceholder = """\{col(\d*)\}""".r
 
   def isRuleBased(params: Map[String, String]): Boolean = params.keys.exists(RuleKey.matches)
 

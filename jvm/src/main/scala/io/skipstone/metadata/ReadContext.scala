@@ -53,9 +53,14 @@ case class ReadContext(
       ("partitionColumns" -> partitionColumns) ~ ("timeZone" -> timeZone) ~ ("settings" -> settings) ~
       ("sparkVersion" -> sparkVersion)
 
-  /** A parse mode that drops whole rows depending on which columns a query projects. */
-  def dropsRowsByProjection: Boolean =
-    TextFormats(format) && options.get("mode").exists(_.equalsIgnoreCase("DROPMALFORMED"))
+  /**
+   * Whether the rows or values read depend on which columns a query projects: a parse mode that
+   * drops a row only when its malformed column is parsed, or JSON without partial results,
+   * which nulls a whole struct when a field the query may not read fails to parse.
+   */
+  def valuesDependOnProjection: Boolean =
+    (TextFormats(format) && options.get("mode").exists(_.equalsIgnoreCase("DROPMALFORMED"))) ||
+      (format == "json" && settings.get("spark.sql.json.enablePartialResults").contains("false"))
 
   /**
    * Why metadata built under `this` does not hold for a read under `now`: reasons that void
@@ -64,8 +69,9 @@ case class ReadContext(
   def differences(now: ReadContext): Differences = {
     val all = Seq(
       Option.when(format != now.format)(s"built for format $format, read as ${now.format}"),
-      Option.when(dropsRowsByProjection || now.dropsRowsByProjection)(
-        "mode DROPMALFORMED drops rows depending on the columns a query reads"),
+      Option.when(valuesDependOnProjection || now.valuesDependOnProjection)(
+        "the read drops rows or values depending on the columns a query reads (mode DROPMALFORMED, " +
+          "or JSON with spark.sql.json.enablePartialResults=false)"),
       Option.when(sparkVersion != now.sparkVersion)(
         s"built under Spark $sparkVersion, read under ${now.sparkVersion}, whose defaults may differ"),
       differing("reader option", valueOptions(options), valueOptions(now.options), _ => "unset"),
@@ -76,9 +82,11 @@ case class ReadContext(
         s"timestamps were read in time zone $timeZone, now in ${now.timeZone}"),
       differing("reader option", datetimeOptions(options), datetimeOptions(now.options), _ => "unset"),
       differing("setting", datetimeSettings(settings), datetimeSettings(now.settings), defaultOf)).flatten
+    val expressions = differing("setting", expressionSettings(settings), expressionSettings(now.settings), defaultOf).toSeq
     // JSON and XML parsers null a whole record when one field fails to parse (no partial
     // results): there, how datetimes parse changes every column.
-    if (WholeRecordFormats(format)) Differences(all ++ datetimes, Nil) else Differences(all, datetimes)
+    if (WholeRecordFormats(format)) Differences(all ++ datetimes, Nil, expressions)
+    else Differences(all, datetimes, expressions)
   }
 
   /**
@@ -105,6 +113,9 @@ case class ReadContext(
       val (b, r) = (dataSchema.fields(built), now.dataSchema.fields(read))
       if (b.name != r.name) Some(s"$top was indexed as ${b.name} and is read as ${r.name}, which the reader may map to another file column")
       else if (fieldId(b) != fieldId(r)) Some(s"$top is read by field id ${fieldId(r).getOrElse("-")}, indexed with ${fieldId(b).getOrElse("-")}")
+      // Reading by field id maps nested fields by their ids too, which types do not compare.
+      else if ((readsByFieldId(this) || readsByFieldId(now)) && b.copy(nullable = true) != r.copy(nullable = true))
+        Some(s"$top is read by field ids and its nested fields' ids or names differ from when it was indexed")
       else if (PositionalFormats(format) && built != read)
         Some(s"$top is column ${read + 1} of this read and was column ${built + 1} when indexed; $format maps columns by position")
       else None
@@ -112,9 +123,14 @@ case class ReadContext(
   }
 }
 
-/** [[ReadContext.differences]]: reasons voiding every index, and reasons voiding datetime indexes. */
-case class Differences(everyIndex: Seq[String], datetimeIndexes: Seq[String]) {
-  def isEmpty: Boolean = everyIndex.isEmpty && datetimeIndexes.isEmpty
+/**
+ * [[ReadContext.differences]]: reasons voiding every index, reasons voiding indexes over datetime
+ * values, and reasons voiding indexes whose values are expressions the build evaluated (rules).
+ */
+case class Differences(everyIndex: Seq[String], datetimeIndexes: Seq[String], expressionIndexes: Seq[String]) {
+  /** Whether values read (and row counts) are the build's. */
+  def readsAlike: Boolean = everyIndex.isEmpty && datetimeIndexes.isEmpty
+  def isEmpty: Boolean = readsAlike && expressionIndexes.isEmpty
 }
 
 object ReadContext {
@@ -162,6 +178,8 @@ object ReadContext {
     "spark.sql.extensions", "spark.sql.queryExecutionListeners", "spark.sql.streaming.",
     "spark.sql.execution.arrow.pyspark.", "spark.sql.sources.bucketing.", "spark.sql.bucketing.",
     "spark.sql.optimizer.dynamicPartitionPruning.",
+    // external Java types of dates and timestamps (java.time or java.sql), never the values read
+    "spark.sql.datetime.java8API.enabled", "spark.sql.artifact.isolation.enabled",
     // write-side only: how files are written, never how they are read
     "spark.sql.parquet.compression.codec", "spark.sql.orc.compression.codec", "spark.sql.parquet.outputTimestampType",
     "spark.sql.parquet.writeLegacyFormat", "spark.sql.parquet.datetimeRebaseModeInWrite",
@@ -172,6 +190,12 @@ object ReadContext {
   /** Settings reviewed as changing only datetime values (text parsing, Parquet's calendar). */
   private val DatetimeSettings = Set("spark.sql.legacy.timeParserPolicy", "spark.sql.parquet.datetimeRebaseModeInRead",
     "spark.sql.parquet.int96RebaseModeInRead", "spark.sql.avro.datetimeRebaseModeInRead")
+
+  /**
+   * Settings reviewed as never consulted by a file reader, but by functions: they change only
+   * the values of indexes over expressions the build evaluated (Formatted, user kinds).
+   */
+  private val ExpressionSettings = Set("spark.sql.binaryOutputStyle")
 
   private val ZoneKey = SQLConf.SESSION_LOCAL_TIMEZONE.key
 
@@ -242,7 +266,8 @@ object ReadContext {
 
   private def valueOptions(o: Map[String, String]) = o.filter { case (k, _) => !DatetimeOptions(k) }
   private def datetimeOptions(o: Map[String, String]) = o.filter { case (k, _) => DatetimeOptions(k) }
-  private def valueSettings(s: Map[String, String]) = s.filter { case (k, _) => !DatetimeSettings(k) }
+  private def valueSettings(s: Map[String, String]) = s.filter { case (k, _) => !DatetimeSettings(k) && !ExpressionSettings(k) }
+  private def expressionSettings(s: Map[String, String]) = s.filter { case (k, _) => ExpressionSettings(k) }
   private def datetimeSettings(s: Map[String, String]) = s.filter { case (k, _) => DatetimeSettings(k) }
 
   /** What an unset setting means: its default in this Spark, or "unset" for a key Spark does not know. */
@@ -264,6 +289,9 @@ object ReadContext {
     Option.when(f.metadata.contains(FieldIdKey))(f.metadata.getLong(FieldIdKey))
 
   private val FieldIdKey = "parquet.field.id"
+
+  private def readsByFieldId(ctx: ReadContext): Boolean =
+    ctx.format == "parquet" && ctx.settings.get(SQLConf.PARQUET_FIELD_ID_READ_ENABLED.key).contains("true")
 
   private def majorMinor(version: String): String = version.split('.').take(2).mkString(".")
 

@@ -47,7 +47,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
    * Row counts hold only for the read they were counted under: a header-only CSV file has no
    * rows with `header=true` and one without; a file of `#` lines is empty only with `comment='#'`.
    */
-  private val rowCountsHold: Boolean = differences.exists(_.isEmpty)
+  private val rowCountsHold: Boolean = differences.exists(_.readsAlike)
 
   /** Indexes this query may use, and why the others may not. */
   private val (usable, refused): (Seq[IndexSpec], Seq[String]) = {
@@ -63,6 +63,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
               .orElse(ctx.columnMismatch(ix.paths, read.context, read.resolver))
               .orElse(Option.when(StoredRule.isRuleBased(ix) && !ReadContext.sameZone(ctx.timeZone, read.context.timeZone))(
                 s"its expressions were evaluated in time zone ${ctx.timeZone}, this session's is ${read.context.timeZone}"))
+              .orElse(Option.when(StoredRule.isRuleBased(ix))(diff.expressionIndexes.map(r => s"its expressions were $r")).flatMap(_.headOption))
               .orElse(FunctionIdentity.mismatch(ix, condition))
               .map(reason => s"${ix.describe} not used: $reason")
           case _ => Some(s"${ix.describe} not used: metadata built by an earlier Skipstone, which did not record how " +

@@ -17,8 +17,21 @@ import io.skipstone.metadata.IndexSpec
  * function it calls as the JVM computes over a query's `PythonUDF`.
  */
 object FunctionIdentity {
-  /** The index param holding the digest of the function named by its `name` param. */
+  /** The index param holding the digest of the function named by its `name` param (Formatted). */
   val DigestParam = "functionDigest"
+
+  /** The index param holding the digest of the UDF `name` its roles call (user kinds). */
+  def digestParam(name: String): String = s"$DigestParam.${name.toLowerCase}"
+
+  /** Lower-cased UDF name -> digest, as an index's params record them. */
+  def recorded(params: Map[String, String]): Map[String, String] = {
+    val named = for {
+      name <- params.get("name").filter(_.nonEmpty)
+      digest <- params.get(DigestParam).filter(_.nonEmpty)
+    } yield name.toLowerCase -> digest
+    params.collect { case (k, v) if k.startsWith(DigestParam + ".") && v.nonEmpty => k.stripPrefix(DigestParam + ".") -> v } ++
+      named
+  }
 
   def digest(command: Array[Byte]): String =
     MessageDigest.getInstance("SHA-256").digest(command).map("%02x".format(_)).mkString
@@ -30,11 +43,13 @@ object FunctionIdentity {
    * Why `index` cannot answer `condition`: a call of its function's name there runs another
    * body than the one the index was built with. None when it can (or records no digest).
    */
-  def mismatch(index: IndexSpec, condition: Expression): Option[String] =
-    for {
-      name <- index.params.get("name").filter(_.nonEmpty)
-      stored <- index.params.get(DigestParam).filter(_.nonEmpty)
-      other <- condition.collectFirst { case u: PythonUDF if u.name.equalsIgnoreCase(name) && of(u) != stored => u }
-    } yield s"the function ${other.name} this query calls is not the one the index was built with " +
-      "(it was registered again with another body); rebuild the index with the new function"
+  def mismatch(index: IndexSpec, condition: Expression): Option[String] = {
+    val digests = recorded(index.params)
+    if (digests.isEmpty) None
+    else condition.collectFirst {
+      case u: PythonUDF if digests.get(u.name.toLowerCase).exists(_ != of(u)) =>
+        s"the function ${u.name} this query calls is not the one the index was built with " +
+          "(it was registered again with another body); rebuild the index with the new function"
+    }
+  }
 }
