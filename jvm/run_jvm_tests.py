@@ -1,0 +1,161 @@
+"""Compile and run Skipstone's ScalaTest suites (jvm/src/test/scala) without sbt.
+
+The same idea as jvm/build_jar.py: pyspark's `jars/` folder carries the Scala compiler and
+every Spark jar, so only ScalaTest itself is fetched, once, with Maven (`mvn dependency:copy`)
+into a cache the Makefile owns (`.cache/maven-jars/`). The main sources come from the jar
+build_jar.py makes (rebuilt here when a main source is newer); test classes go to a scratch
+folder and never into that jar.
+
+Usage: python jvm/run_jvm_tests.py [--main-jar JAR] [--cache DIR] [-- extra Runner arguments]
+       e.g. `-- -s io.skipstone.table.TableLogSuite` runs one suite.
+Exit status: 0 when every test passed, else non-zero (a failed test, a compile error, or
+ScalaTest that could not be fetched).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TEST_SOURCES = os.path.join(HERE, "src", "test", "scala")
+TEST_RESOURCES = os.path.join(HERE, "src", "test", "resources")
+MAIN_SOURCES = os.path.join(HERE, "src", "main")
+DEFAULT_CACHE = os.path.join(ROOT, ".cache", "maven-jars")
+TEST_CLASSES = os.path.join(ROOT, ".cache", "jvm-test-classes")
+
+SCALATEST = "3.2.19"
+# scalatest-funsuite and what it needs at run time; scala-library, scala-reflect and scala-xml
+# come with pyspark (binary compatible within Scala 2.13). Keep in step with build.sbt.
+ARTIFACTS = [
+    f"org.scalatest:scalatest-funsuite_2.13:{SCALATEST}",
+    f"org.scalatest:scalatest-core_2.13:{SCALATEST}",
+    f"org.scalatest:scalatest-compatible:{SCALATEST}",
+    f"org.scalactic:scalactic_2.13:{SCALATEST}",
+]
+
+# A hung download fails the run instead of the CI job's own timeout.
+MAVEN_TIMEOUT_SECONDS = 240
+TEST_TIMEOUT_SECONDS = 900
+
+# What Spark's launcher passes on Java 17 (org.apache.spark.launcher.JavaModuleOptions):
+# Spark's own code reflects into these packages.
+JAVA_MODULE_OPTIONS = [
+    "-XX:+IgnoreUnrecognizedVMOptions",
+    "--add-modules=jdk.incubator.vector",
+    *(f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in (
+        "java.lang", "java.lang.invoke", "java.lang.reflect", "java.io", "java.net", "java.nio",
+        "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "jdk.internal.ref",
+        "sun.nio.ch", "sun.nio.cs", "sun.security.action", "sun.util.calendar")),
+    "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+    "-Djdk.reflect.useDirectMethodHandle=false",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+]
+
+
+def _build_jar_module():
+    spec = importlib.util.spec_from_file_location("build_jar", os.path.join(HERE, "build_jar.py"))
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def jar_name(coordinate: str) -> str:
+    _, artifact, version = coordinate.split(":")
+    return f"{artifact}-{version}.jar"
+
+
+def fetch_scalatest(cache: str) -> list[str]:
+    """The ScalaTest jars, copied from Maven Central into `cache` the first time."""
+    os.makedirs(cache, exist_ok=True)
+    missing = [a for a in ARTIFACTS if not os.path.exists(os.path.join(cache, jar_name(a)))]
+    if missing and shutil.which("mvn") is None:
+        raise SystemExit("JVM tests need ScalaTest, fetched once with Maven: 'mvn' is not on PATH "
+                         f"(or put {', '.join(jar_name(a) for a in missing)} into {cache})")
+    for coordinate in missing:
+        cmd = ["mvn", "-B", "-q", "dependency:copy", f"-Dartifact={coordinate}", f"-DoutputDirectory={cache}",
+               # Maven's own HTTP timeouts (ms), so an unreachable Central fails fast too.
+               "-Dmaven.wagon.http.connectTimeout=20000", "-Dmaven.wagon.rto=30000",
+               "-Dmaven.wagon.http.retryHandler.count=1"]
+        print(f"fetching {coordinate} into {cache}", flush=True)
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=MAVEN_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            raise SystemExit(f"JVM tests: fetching {coordinate} from Maven Central took over "
+                             f"{MAVEN_TIMEOUT_SECONDS} s; is Maven Central reachable? (mvn ... dependency:copy)")
+        if done.returncode != 0 or not os.path.exists(os.path.join(cache, jar_name(coordinate))):
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+            raise SystemExit(f"JVM tests: could not fetch {coordinate} with Maven (is Maven Central "
+                             f"reachable?):\n{tail}")
+    return [os.path.join(cache, jar_name(a)) for a in ARTIFACTS]
+
+
+def newest_mtime(folder: str) -> float:
+    return max((os.path.getmtime(f) for f in glob.glob(os.path.join(folder, "**", "*.scala"), recursive=True)),
+               default=0.0)
+
+
+def main_jar(path: str) -> str:
+    """The shipped jar of the main sources, rebuilt first when a main source is newer."""
+    if not os.path.exists(path) or os.path.getmtime(path) < newest_mtime(MAIN_SOURCES):
+        print(f"building {path} (main sources changed)", flush=True)
+        _build_jar_module().build(path)
+    return path
+
+
+def compile_tests(java: str, jars: str, classpath: list[str]) -> str:
+    build_jar = _build_jar_module()
+    compiler_cp = os.pathsep.join(build_jar.one_jar(jars, p)
+                                  for p in ("scala-compiler-2.13", "scala-library-2.13", "scala-reflect-2.13"))
+    sources = sorted(glob.glob(os.path.join(TEST_SOURCES, "**", "*.scala"), recursive=True))
+    if not sources:
+        raise SystemExit(f"no test sources under {TEST_SOURCES}")
+    # Fresh each time: a class of a deleted or renamed suite must not keep running.
+    shutil.rmtree(TEST_CLASSES, ignore_errors=True)
+    os.makedirs(TEST_CLASSES)
+    cmd = [java, "-Xss8m", "-cp", compiler_cp, "scala.tools.nsc.Main", "-release", "17", "-deprecation",
+           "-feature", "-classpath", os.pathsep.join([os.path.join(jars, "*"), *classpath]),
+           "-d", TEST_CLASSES, *sources]
+    if subprocess.run(cmd).returncode != 0:
+        raise SystemExit("scalac failed to compile the JVM tests (errors above)")
+    return TEST_CLASSES
+
+
+def run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--main-jar", default=_build_jar_module().DEFAULT_JAR)
+    parser.add_argument("--cache", default=DEFAULT_CACHE, help="where ScalaTest's jars are kept")
+    parser.add_argument("runner_args", nargs="*", help="more arguments for org.scalatest.tools.Runner")
+    args = parser.parse_args(argv)
+
+    java = shutil.which("java")
+    if java is None:
+        raise SystemExit("JVM tests need Java 17 ('java' is not on PATH)")
+    started = time.monotonic()
+    scalatest = fetch_scalatest(args.cache)
+    jars = _build_jar_module().pyspark_jars_dir()
+    main = main_jar(args.main_jar)
+    classes = compile_tests(java, jars, [main, *scalatest])
+    compiled = time.monotonic()
+    classpath = os.pathsep.join([os.path.join(jars, "*"), main, *scalatest, classes, TEST_RESOURCES])
+    # -oD: results on stdout with durations; Runner exits non-zero when a test fails or aborts.
+    cmd = [java, *JAVA_MODULE_OPTIONS, "-Xmx1g", "-cp", classpath, "org.scalatest.tools.Runner",
+           "-R", classes, "-oD", *args.runner_args]
+    try:
+        code = subprocess.run(cmd, timeout=TEST_TIMEOUT_SECONDS).returncode
+    except subprocess.TimeoutExpired:
+        print(f"JVM tests: still running after {TEST_TIMEOUT_SECONDS} s; stopped", file=sys.stderr)
+        return 1
+    print(f"JVM tests: compiled in {compiled - started:.0f} s, ran in {time.monotonic() - compiled:.0f} s",
+          flush=True)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:]))
