@@ -4,8 +4,10 @@ PY     := $(VENV)/bin/python
 JAR    := python/skipstone/jars/skipstone.jar
 SCALA  := $(shell find jvm/src/main -name '*.scala')
 PYSPARK := pyspark>=4.3,<4.4
+# Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
+MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar demo test bench bench-quick bench-scale bench-layout bench-layout-quick clean fuzz fuzz-tables test-spark-versions
+.PHONY: install jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick clean fuzz fuzz-tables test-spark-versions
 
 install: $(VENV)/.installed $(JAR)
 
@@ -50,8 +52,13 @@ bench-layout-quick: install $(VENV)/.bench
 demo: install
 	$(PY) -m skipstone demo
 
-test: install
+test: install test-jvm
 	$(PY) -m pytest -q tests
+
+# The ScalaTest suites of jvm/src/test (docs/development.md), against the shipped jar; the
+# first run fetches ScalaTest into $(MAVEN_JARS) and fails clearly if Maven Central is unreachable.
+test-jvm: $(JAR)
+	$(PY) jvm/run_jvm_tests.py --main-jar $(JAR) --cache $(MAVEN_JARS)
 
 # Randomized differential fuzzer (docs/fuzzing.md): `make fuzz CASES=100000 SEED=1`.
 CASES ?= 100000
@@ -66,4 +73,4 @@ fuzz-tables: install
 	PYTHONPATH=tests:python $(PY) -m fuzz.tables --tables $(TABLES) --seed $(SEED)
 
 clean:
-	rm -rf $(VENV) python/skipstone/jars build *.egg-info python/*.egg-info
+	rm -rf $(VENV) python/skipstone/jars build *.egg-info python/*.egg-info .cache/jvm-test-classes

@@ -6,7 +6,7 @@ into a cache the Makefile owns (`.cache/maven-jars/`). The main sources come fro
 build_jar.py makes (rebuilt here when a main source is newer); test classes go to a scratch
 folder and never into that jar.
 
-Usage: python jvm/run_jvm_tests.py [--main-jar JAR] [--cache DIR] [-- extra Runner arguments]
+Usage: python jvm/run_jvm_tests.py [--main-jar JAR] [--cache DIR] [--maven-settings XML] [-- Runner arguments]
        e.g. `-- -s io.skipstone.table.TableLogSuite` runs one suite.
 Exit status: 0 when every test passed, else non-zero (a failed test, a compile error, or
 ScalaTest that could not be fetched).
@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -40,7 +41,7 @@ ARTIFACTS = [
     f"org.scalactic:scalactic_2.13:{SCALATEST}",
 ]
 
-# A hung download fails the run instead of the CI job's own timeout.
+# For all downloads together: a hung download fails the run instead of the CI job's own timeout.
 MAVEN_TIMEOUT_SECONDS = 240
 TEST_TIMEOUT_SECONDS = 900
 
@@ -71,21 +72,23 @@ def jar_name(coordinate: str) -> str:
     return f"{artifact}-{version}.jar"
 
 
-def fetch_scalatest(cache: str) -> list[str]:
-    """The ScalaTest jars, copied from Maven Central into `cache` the first time."""
+def fetch_scalatest(cache: str, maven_settings: str | None = None) -> list[str]:
+    """The ScalaTest jars, copied from Maven Central (or the settings' mirror) into `cache` the first time."""
     os.makedirs(cache, exist_ok=True)
+    deadline = time.monotonic() + MAVEN_TIMEOUT_SECONDS
     missing = [a for a in ARTIFACTS if not os.path.exists(os.path.join(cache, jar_name(a)))]
     if missing and shutil.which("mvn") is None:
         raise SystemExit("JVM tests need ScalaTest, fetched once with Maven: 'mvn' is not on PATH "
                          f"(or put {', '.join(jar_name(a) for a in missing)} into {cache})")
     for coordinate in missing:
-        cmd = ["mvn", "-B", "-q", "dependency:copy", f"-Dartifact={coordinate}", f"-DoutputDirectory={cache}",
-               # Maven's own HTTP timeouts (ms), so an unreachable Central fails fast too.
-               "-Dmaven.wagon.http.connectTimeout=20000", "-Dmaven.wagon.rto=30000",
-               "-Dmaven.wagon.http.retryHandler.count=1"]
+        cmd = ["mvn", "-B", "-q", *(["-s", maven_settings] if maven_settings else []), "dependency:copy",
+               f"-Dartifact={coordinate}", f"-DoutputDirectory={cache}",
+               # Maven's own read timeout (ms) and one retry, so a stalled connection fails early.
+               "-Dmaven.wagon.rto=30000", "-Dmaven.wagon.http.retryHandler.count=1"]
         print(f"fetching {coordinate} into {cache}", flush=True)
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=MAVEN_TIMEOUT_SECONDS)
+            done = subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=max(1.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             raise SystemExit(f"JVM tests: fetching {coordinate} from Maven Central took over "
                              f"{MAVEN_TIMEOUT_SECONDS} s; is Maven Central reachable? (mvn ... dependency:copy)")
@@ -127,10 +130,22 @@ def compile_tests(java: str, jars: str, classpath: list[str]) -> str:
     return TEST_CLASSES
 
 
+def assert_not_shipped(jar: str, classes: str) -> None:
+    """Test classes must never reach the jar users get (build_jar.py compiles jvm/src/main only)."""
+    with zipfile.ZipFile(jar) as z:
+        shipped = set(z.namelist())
+    leaked = sorted(os.path.relpath(os.path.join(folder, name), classes).replace(os.sep, "/")
+                    for folder, _, names in os.walk(classes) for name in names)
+    leaked = [name for name in leaked if name in shipped]
+    if leaked:
+        raise SystemExit(f"{jar} holds test classes ({', '.join(leaked[:3])}); rebuild it with jvm/build_jar.py")
+
+
 def run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--main-jar", default=_build_jar_module().DEFAULT_JAR)
     parser.add_argument("--cache", default=DEFAULT_CACHE, help="where ScalaTest's jars are kept")
+    parser.add_argument("--maven-settings", help="a settings.xml for mvn (a mirror of Maven Central, a proxy)")
     parser.add_argument("runner_args", nargs="*", help="more arguments for org.scalatest.tools.Runner")
     args = parser.parse_args(argv)
 
@@ -138,10 +153,11 @@ def run(argv: list[str]) -> int:
     if java is None:
         raise SystemExit("JVM tests need Java 17 ('java' is not on PATH)")
     started = time.monotonic()
-    scalatest = fetch_scalatest(args.cache)
+    scalatest = fetch_scalatest(args.cache, args.maven_settings)
     jars = _build_jar_module().pyspark_jars_dir()
     main = main_jar(args.main_jar)
     classes = compile_tests(java, jars, [main, *scalatest])
+    assert_not_shipped(main, classes)
     compiled = time.monotonic()
     classpath = os.pathsep.join([os.path.join(jars, "*"), main, *scalatest, classes, TEST_RESOURCES])
     # -oD: results on stdout with durations; Runner exits non-zero when a test fails or aborts.
