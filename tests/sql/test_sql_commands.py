@@ -122,7 +122,7 @@ def test_set_tblproperties_through_a_catalog_table_over_a_managed_table(spark, t
 
 def test_set_tblproperties_refuses_the_keys_skipstone_writes_itself(spark, table):
     before = table.version
-    with pytest.raises(IllegalArgumentException, match="'schema' of parquet.`.*` is written by Skipstone itself"):
+    with pytest.raises(IllegalArgumentException, match="table parquet.`.*`: 'schema' is written by Skipstone itself"):
         spark.sql(f"ALTER TABLE parquet.`{table.root}` SET TBLPROPERTIES ('schema' = '{{}}')")
     assert table.version == before
 

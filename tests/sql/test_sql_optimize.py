@@ -17,7 +17,6 @@ from skipstone import GeoBox, Skipstone
 from skipstone.layout import KdTree
 from skipstone.table import failpoints
 from skipstone.table.failpoints import SimulatedCrash
-from skipstone.table.maintenance_config import DEFAULTS
 from skipstone.table.relayout import relayout
 from skipstone.table.sql_optimize import SqlOptimizeHandler
 from tests.table.table_copies import copy_table, local_path
@@ -192,7 +191,3 @@ def test_python_roles_of_a_geobox_are_computed_for_compacted_files(spark, tmp_pa
     rows, stats = run_both_ways(spark, f"SELECT * FROM parquet.`{table.root}` WHERE lat < 5 AND lon > 50")
     assert stats.per_dataset[0].files_unindexed == 0
     assert as_multiset(spark.read.parquet(table.root)) == as_multiset(points.union(points.limit(200)).union(points.limit(200)))
-
-
-def test_python_and_the_jvm_agree_on_the_maintenance_defaults(spark):
-    assert json.loads(spark._jvm.io.skipstone.table.MaintenanceSettings.defaultsJson()) == DEFAULTS

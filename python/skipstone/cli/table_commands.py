@@ -184,8 +184,10 @@ def register(app: typer.Typer) -> None:
     def vacuum(
         ctx: typer.Context,
         table: str = typer.Argument(..., help=TABLE_HELP),
-        retention_hours: float = typer.Option(168.0, "--retention-hours", min=0.0,
-                                              help="Keep files a version newer than this many hours still lists."),
+        retention_hours: Optional[float] = typer.Option(
+            None, "--retention-hours", min=0.0,
+            help="Keep files a version newer than this many hours still lists (default: the table's "
+                 "vacuum.retentionHours)."),
         dry_run: bool = typer.Option(False, "--dry-run", help="List what would be deleted; delete nothing."),
         force: bool = typer.Option(False, "--force", help="Passed on as ManagedTable.vacuum(force=True)."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),

@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING, Callable
 
 from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import AmoebaAdaptive, LayoutPolicy
-from skipstone.table import manifest
+from skipstone.table import manifest, settings
 from skipstone.table.append import route_and_commit
 from skipstone.table.compaction import compact
 from skipstone.table.container import relative
-from skipstone.table.maintenance_config import MaintenanceConfig
 from skipstone.table.optimize import OptimizeResult, apply, plan
 from skipstone.table.strategies import UnindexedSelection, select_unindexed
 
@@ -28,7 +27,7 @@ def run_iteration(spark: SparkSession, base: manifest.TableVersion, workload: Da
                   policy: LayoutPolicy | None) -> OptimizeResult | None:
     """One iteration against ``base``; None when no strategy selects anything. ``workload`` is
     read only if the layout strategy is reached (None: not needed)."""
-    config = MaintenanceConfig.of(base.properties, base.root)
+    config = settings.read(spark, base.properties, base.root)
     for strategy in config.strategies:
         if strategy == "unindexed":
             unindexed = select_unindexed(spark, base)

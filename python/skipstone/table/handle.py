@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 import warnings
 from typing import TYPE_CHECKING, Any, Mapping
@@ -12,10 +13,9 @@ from skipstone.indexes import IndexType
 from skipstone.layout.policies import LayoutPolicy
 from skipstone.layout.layout import Layout
 from skipstone.session import java_call
-from skipstone.table import manifest
+from skipstone.table import manifest, settings
 from skipstone.table.append import AppendResult, append_rows
 from skipstone.table.continuous import run_continuously, run_iteration
-from skipstone.table.maintenance_config import DEFAULTS, MaintenanceConfig
 from skipstone.table.optimize import OptimizeResult
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class ManagedTable(Skipstone):
         if policy is not None and not isinstance(policy, LayoutPolicy):
             raise SkipstoneError(f"{policy!r} is not a layout policy (it needs a name and propose(tree, workload, sample))")
         base = self.current()  # planned against this version; the workload read next may be newer, which is fine
-        needs_workload = "layout" in MaintenanceConfig.of(base.properties, self.root).strategies
+        needs_workload = "layout" in settings.read(self._spark, base.properties, self.root).strategies
         return run_iteration(self._spark, base, self.workload() if needs_workload else None, policy)
 
     def optimize_continuously(self, policy: LayoutPolicy | None = None, max_seconds: float | None = None,
@@ -145,7 +145,7 @@ class ManagedTable(Skipstone):
         """
         result = append_rows(self._spark, self.root, df)
         try:
-            if not MaintenanceConfig.of(self.current().properties, self.root).auto:
+            if not settings.read(self._spark, self.current().properties, self.root).auto:
                 return result
             return dataclasses.replace(result, optimize=self.optimize())  # one iteration after every append
         except Exception as e:  # after the commit: whatever fails, the append itself succeeded
@@ -161,19 +161,25 @@ class ManagedTable(Skipstone):
         >>> t.properties()["optimize.strategies"]   # doctest: +SKIP
         'unindexed,compaction,layout'
         """
-        return {**DEFAULTS, **self.current().properties}
+        return {**settings.defaults(self._spark), **self.current().properties}
 
     def set_properties(self, properties: Mapping[str, str]) -> None:
         """Commit new values for table properties (other keys keep theirs), as Delta's
         ``ALTER TABLE ... SET TBLPROPERTIES``. ``workloadLog.enabled = false`` stops logging the
         queries on this table, from every session.
 
+        The JVM checks every key and value against the table's settings (docs/maintenance.md)
+        before committing: an unknown ``optimize.*`` key, a typo of a setting, a key Skipstone
+        writes itself (``format``, ``schema``, ``layout.*``) or a value out of range raises a
+        SkipstoneError naming the key and what is allowed, and commits nothing. Keys of your own
+        (``owner``) are kept as they are.
+
         >>> t.set_properties({"workloadLog.enabled": "false"})   # doctest: +SKIP
+        >>> t.set_properties({"optimise.auto": "true"})          # doctest: +SKIP
+        SkipstoneError: table ...: 'optimise.auto' is no table setting; did you mean 'optimize.auto'? ...
         """
-        values = {str(k): str(v) for k, v in properties.items()}
-        MaintenanceConfig.of({**self.current().properties, **values}, self.root)  # refuses bad values by name
-        manifest.commit(self._spark, self.root, self.current().version, "SET PROPERTIES", [], properties=values,
-                        commit_info={"properties": values})
+        values = json.dumps({str(k): str(v) for k, v in properties.items()})
+        java_call(manifest._tables(self._spark).setProperties, self._jsession, self.root, values)
 
     def vacuum(self, retention_hours: float | None = None, dry_run: bool = False, force: bool = False) -> DataFrame:
         """Delete the files that no version within the retention still needs, and nothing else:

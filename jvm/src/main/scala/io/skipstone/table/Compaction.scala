@@ -52,7 +52,7 @@ object Compaction {
 
   /** The blocks of `base` one iteration compacts, or None when none is fragmented. */
   def select(root: String, base: Snapshot): Option[CompactionSelection] =
-    CompactionSelection.of(base, targetRows(base), MaintenanceSettings.of(base.properties, root).batchBytes)
+    CompactionSelection.of(base, targetRows(base), TableSettings.of(base.properties, root).batchBytes)
 
   private def targetRows(base: Snapshot): Double = base.properties("layout.blockRows").toDouble
 

@@ -18,7 +18,7 @@ object JvmOptimization {
   def run(session: SparkSession, root: String): Outcome = {
     val conf = session.sessionState.newHadoopConf()
     val base = TableLog.latest(conf, root).getOrElse(throw new IllegalArgumentException(s"$root is not a Skipstone table"))
-    val settings = MaintenanceSettings.of(base.properties, root)
+    val settings = TableSettings.of(base.properties, root)
     settings.strategies.foldLeft(Outcome(Nil, Nil)) { (outcome, strategy) =>
       strategy match {
         case "unindexed" =>

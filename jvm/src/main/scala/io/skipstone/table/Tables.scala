@@ -28,16 +28,40 @@ object Tables {
   def commit(session: SparkSession, root: String, readVersion: Long, changeJson: String): String =
     SnapshotJson.write(commit(session, root, readVersion, SnapshotJson.readChange(changeJson)))
 
-  /** [[commit]] for the JVM's own operations: the change as data, the new snapshot. */
-  def commit(session: SparkSession, root: String, readVersion: Long, change: TableChange): Snapshot =
+  /**
+   * [[commit]] for the JVM's own operations: the change as data, the new snapshot. Every commit
+   * passes here, so here its properties meet the settings' validator ([[TableSettings.checkChange]]);
+   * `table` is how errors name the table (SQL names it as the statement did).
+   */
+  def commit(session: SparkSession, root: String, readVersion: Long, change: TableChange, table: String): Snapshot =
     try {
       val conf = session.sessionState.newHadoopConf()
       unchangedAbsorbed(conf, root, change)
       if (change.properties.nonEmpty)
-        Vacuum.checkRetentionProperties(TableLog.latest(conf, root).fold(Map.empty[String, String])(_.properties) ++
-          change.properties, root)
+        TableSettings.checkChange(table, TableLog.latest(conf, root).fold(Map.empty[String, String])(_.properties),
+          change.properties, byUser = change.operation == TableSettings.SetOperation)
       TableLog.commit(conf, root, readVersion, change)
     } finally ManagedTables.invalidate(root)
+
+  def commit(session: SparkSession, root: String, readVersion: Long, change: TableChange): Snapshot =
+    commit(session, root, readVersion, change, root)
+
+  /**
+   * Commits new values for table properties (other keys keep theirs): SQL's
+   * `ALTER TABLE ... SET TBLPROPERTIES` and Python's `set_properties`. Refused values and keys
+   * commit nothing; `table` names the table in the error.
+   */
+  def setProperties(session: SparkSession, root: String, properties: Map[String, String], table: String): Snapshot = {
+    val readVersion = TableLog.latestVersion(session.sessionState.newHadoopConf(), root).getOrElse(
+      throw new IllegalArgumentException(s"$table is not a Skipstone table (no log under $root/${TableLog.ContainerDir}/log)"))
+    val info = JObject("properties" -> JObject(properties.toList.sortBy(_._1).map { case (k, v) => k -> JString(v) }))
+    commit(session, root, readVersion, TableChange(TableSettings.SetOperation, Nil, Set.empty, None, None, properties,
+      info), table)
+  }
+
+  /** [[setProperties]] for Python: the properties as a JSON object, the new log entry as JSON. */
+  def setProperties(session: SparkSession, root: String, propertiesJson: String): String =
+    SnapshotJson.write(setProperties(session, root, JsonMethods.parse(propertiesJson).extract[Map[String, String]], root))
 
   /**
    * An absorbed file must still hold the bytes whose rows the change carries: if its writer
@@ -67,7 +91,7 @@ object Tables {
   def selectUnindexed(session: SparkSession, root: String, version: Long): String = {
     val conf = session.sessionState.newHadoopConf()
     val snapshot = TableLog.read(conf, root, version)
-    val settings = MaintenanceSettings.of(snapshot.properties, root)
+    val settings = TableSettings.of(snapshot.properties, root)
     UnindexedSelection.of(conf, root, snapshot, settings.unindexedFromMillis, settings.batchBytes).map { s =>
       // what a commit records as absorbed: each file's identity as selected, before its rows are read
       val absorbed = s.files.map(f => AbsorbedFile.of(f.getPath.getName, f)).map { a =>

@@ -38,11 +38,7 @@ import io.skipstone.metadata.{MetadataCache, MetadataStore}
  * that finds an intent finishes it first, re-checking every path against the log.
  */
 object Vacuum {
-  val DefaultRetentionHours = 168.0
-  /** Table property: the retention under which vacuum refuses to run unless forced. */
-  val RetentionProperty = "vacuum.retentionHours"
-  /** Table property: `false` is the explicit opt-in to a retention under the default. */
-  val RetentionCheckProperty = "vacuum.retentionCheck"
+  import TableSettings.{DefaultRetentionHours, RetentionCheck, RetentionHours}
   /** A file's modification time may trail the lease that covers it by this much (coarse clocks). */
   private val LeaseSlackMillis = 2000L
   val Schema: StructType = StructType.fromDDL("path STRING, kind STRING, size LONG")
@@ -53,7 +49,7 @@ object Vacuum {
 
   /** The table's configured retention in hours (the default when it sets none). */
   def retentionHours(session: SparkSession, root: String): Double =
-    configuredRetention(newest(session.sessionState.newHadoopConf(), root))
+    RetentionHours.read(newest(session.sessionState.newHadoopConf(), root).properties, root)
 
   /** One row per path deleted (or, with `dryRun`, that would be): path, kind, size in bytes. */
   def run(session: SparkSession, root: String, retentionHours: Double, dryRun: Boolean, force: Boolean): DataFrame = {
@@ -61,15 +57,16 @@ object Vacuum {
     val latest = newest(conf, root)
     if (retentionHours.isNaN || retentionHours < 0)
       throw new VacuumRefused(s"vacuum of $root: retention must be >= 0 hours, got $retentionHours")
-    val floor = configuredRetention(latest)
+    // only vacuum's own settings: a table whose other settings are broken can still be vacuumed
+    val floor = RetentionHours.read(latest.properties, root)
     if (retentionHours < floor && !force) throw new VacuumRefused(
       s"vacuum of $root: a retention of $retentionHours hours is under the table's $floor hours " +
-        s"(property $RetentionProperty): files that running queries or lagging readers still use could be deleted. " +
+        s"(property ${RetentionHours.key}): files that running queries or lagging readers still use could be deleted. " +
         "Pass force=True to vacuum with it anyway.")
-    if (retentionHours < DefaultRetentionHours && retentionChecked(latest) && !force) throw new VacuumRefused(
+    if (retentionHours < DefaultRetentionHours && RetentionCheck.read(latest.properties, root) && !force) throw new VacuumRefused(
       s"vacuum of $root: a retention of $retentionHours hours is under the default $DefaultRetentionHours hours: " +
         "files that running queries or lagging readers still use could be deleted. Pass force=True, or opt the " +
-        s"table in with the properties $RetentionCheckProperty = false and $RetentionProperty = $retentionHours.")
+        s"table in with the properties ${RetentionCheck.key} = false and ${RetentionHours.key} = $retentionHours.")
     val rootPath = new Path(root)
     val fs = rootPath.getFileSystem(conf)
     val guard = new RootGuard(fs, fs.makeQualified(rootPath))
@@ -96,29 +93,6 @@ object Vacuum {
   private def newest(conf: Configuration, root: String): Snapshot =
     TableLog.latest(conf, root).getOrElse(throw new VacuumRefused(
       s"$root is not a Skipstone table (no log under $root/${TableLog.ContainerDir}/log)"))
-
-  private def retentionChecked(s: Snapshot): Boolean =
-    !s.properties.get(RetentionCheckProperty).exists(_.trim.equalsIgnoreCase("false"))
-
-  /**
-   * Refuses table properties that would let a plain vacuum run under the default retention
-   * without the explicit opt-in `vacuum.retentionCheck = false` (what `force` is to one call).
-   */
-  def checkRetentionProperties(properties: Map[String, String], table: String): Unit = {
-    val hours = properties.get(RetentionProperty).flatMap(v => Try(v.trim.toDouble).toOption)
-    hours.filter(h => h < DefaultRetentionHours && !h.isNaN).foreach { h =>
-      if (properties.get(RetentionCheckProperty).forall(!_.trim.equalsIgnoreCase("false"))) throw new VacuumRefused(
-        s"table $table: $RetentionProperty = $h is under the default $DefaultRetentionHours hours, which lets every " +
-          "vacuum delete files that running queries or lagging readers still use; set " +
-          s"$RetentionCheckProperty = false with it to opt in explicitly")
-    }
-  }
-
-  private def configuredRetention(s: Snapshot): Double =
-    s.properties.get(RetentionProperty).map { v =>
-      Try(v.toDouble).toOption.filter(h => h >= 0).getOrElse(throw new VacuumRefused(
-        s"table property $RetentionProperty must be a number of hours >= 0, got '$v'"))
-    }.getOrElse(DefaultRetentionHours)
 
   /** The newest version, and every version that was the newest at some time after `cutoff`. */
   private[table] def retained(all: Seq[Snapshot], cutoff: Long): Seq[Snapshot] =

@@ -39,14 +39,17 @@ class WorkloadListener(session: SparkSession) extends QueryExecutionListener {
 object WorkloadListener {
   /** Session switch: `false` logs no query of this session, on any table. */
   val EnabledConf = "spark.skipstone.workloadLog.enabled"
-  /** Table property: `false` logs no query on this table, from any session. */
-  val EnabledProperty = "workloadLog.enabled"
 
   def sessionLogs(session: SparkSession): Boolean =
     !session.conf.getOption(EnabledConf).exists(_.trim.equalsIgnoreCase("false"))
 
+  /**
+   * The table's `workloadLog.enabled`, read by the settings' parser. A value it refuses can only
+   * predate the validator; this runs on the listener thread, where an error would be lost, so
+   * such a table logs (the default).
+   */
   def tableLogs(snapshot: Snapshot): Boolean =
-    !snapshot.properties.get(EnabledProperty).exists(_.trim.equalsIgnoreCase("false"))
+    scala.util.Try(TableSettings.WorkloadLogEnabled.read(snapshot.properties, "")).getOrElse(true)
 
   private val registered = Collections.synchronizedMap(new WeakHashMap[SparkSession, java.lang.Boolean]())
 

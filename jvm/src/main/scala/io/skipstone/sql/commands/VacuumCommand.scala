@@ -4,7 +4,7 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.sql.{ResolvedTarget, SkipstoneSqlException, Target}
-import io.skipstone.table.{Vacuum, VacuumRefused}
+import io.skipstone.table.{TableSettings, Vacuum, VacuumRefused}
 
 /**
  * `VACUUM t [RETAIN n HOURS] [DRY RUN]`: deletes the files no retained version of a managed
@@ -28,8 +28,8 @@ final case class VacuumCommand(target: Target, retainHours: Option[Double], dryR
       // the reason in the statement's terms: SQL has no force, the table's properties opt in
       case e: VacuumRefused => throw new SkipstoneSqlException(s"$statement ${target.sql}" +
         retainHours.fold("")(h => s" RETAIN $h HOURS") + s": ${e.getMessage.replace("Pass force=True to vacuum with it anyway.",
-          s"Lower the table's retention first: ALTER TABLE ... SET TBLPROPERTIES ('${Vacuum.RetentionCheckProperty}' = 'false', " +
-            s"'${Vacuum.RetentionProperty}' = '<hours>').")}")
+          s"Lower the table's retention first: ALTER TABLE ... SET TBLPROPERTIES ('${TableSettings.RetentionCheck.key}' = 'false', " +
+            s"'${TableSettings.RetentionHours.key}' = '<hours>').")}")
     }
   }
 }
