@@ -1,0 +1,42 @@
+package io.skipstone.table
+
+import org.scalatest.funsuite.AnyFunSuite
+
+class TableSettingsSuite extends AnyFunSuite {
+  private def refusal(before: Map[String, String], change: Map[String, String], byUser: Boolean = true): String =
+    intercept[InvalidTableSetting](TableSettings.checkChange("t", before, change, byUser)).getMessage
+
+  test("an unset table reads every setting's default") {
+    assert(TableSettings.of(Map.empty, "t") == TableSettings(Seq("unindexed", "compaction", "layout"), 1L << 30, 0L,
+      auto = false, retentionHours = 168.0, retentionCheck = true, workloadLogEnabled = true))
+  }
+
+  test("a value outside a setting's range names the table, the key and what is allowed") {
+    assert(refusal(Map.empty, Map("optimize.batchBytes" -> "0")) ==
+      "table t: property optimize.batchBytes must be a whole number >= 1, got '0'")
+    assert(refusal(Map.empty, Map("optimize.strategies" -> "layout,bogus")).contains("(unknown 'bogus')"))
+  }
+
+  test("a typo is refused with the nearest setting; a free-form key is the user's") {
+    assert(refusal(Map.empty, Map("optimise.auto" -> "true")).contains("did you mean 'optimize.auto'?"))
+    TableSettings.checkChange("t", Map.empty, Map("owner" -> "search", "team" -> "x"), byUser = true)
+  }
+
+  test("writers may set the keys they own, users may not") {
+    TableSettings.checkChange("t", Map.empty, Map("layout.blockRows" -> "10.0", "schema" -> "{}"), byUser = false)
+    assert(refusal(Map.empty, Map("layout.blockRows" -> "10.0")).contains("written by Skipstone itself"))
+  }
+
+  test("a retention under the default needs the opt-in, now or from an earlier change") {
+    assert(refusal(Map.empty, Map("vacuum.retentionHours" -> "1")).contains("vacuum.retentionCheck = false"))
+    TableSettings.checkChange("t", Map("vacuum.retentionCheck" -> "false"), Map("vacuum.retentionHours" -> "1"), byUser = true)
+    assert(refusal(Map("vacuum.retentionCheck" -> "false", "vacuum.retentionHours" -> "1"),
+      Map("vacuum.retentionCheck" -> "true")).contains("vacuum.retentionCheck = false"))
+  }
+
+  test("edit distance counts insertions, deletions and substitutions") {
+    assert(TableSettings.editDistance("optimise", "optimize") == 1)
+    assert(TableSettings.editDistance("", "abc") == 3)
+    assert(TableSettings.editDistance("kitten", "sitting") == 3)
+  }
+}
