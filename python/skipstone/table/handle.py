@@ -87,6 +87,30 @@ class ManagedTable(Skipstone):
         """
         return self._frame("history")
 
+    def read(self, version: int | None = None, timestamp: str | None = None) -> DataFrame:
+        """The table's rows as a DataFrame: the newest version, or with ``version`` exactly that
+        version's files, or with ``timestamp`` the newest version committed at or before it (a
+        string such as ``'2026-11-26 10:00:00'``, in the session's time zone). The same as
+        ``spark.read.option("versionAsOf", 3).parquet(root)`` (or ``"timestampAsOf"``), which
+        any session with the extension reads the same way.
+
+        >>> t.read(version=1).where("a < 10").count()                 # doctest: +SKIP
+        >>> t.read(timestamp="2026-11-26 10:00:00").count()          # doctest: +SKIP
+
+        A version a vacuum removed, or that never existed, fails when the DataFrame is read,
+        naming the versions still available.
+        """
+        if version is not None and timestamp is not None:
+            raise SkipstoneError(f"{self.root}: read(version=..., timestamp=...) takes one of them, not both")
+        reader = self._spark.read
+        if version is not None:
+            if isinstance(version, bool) or not isinstance(version, int):
+                raise SkipstoneError(f"{self.root}: read(version=...) takes a version number, got {version!r}")
+            reader = reader.option("versionAsOf", str(version))
+        if timestamp is not None:
+            reader = reader.option("timestampAsOf", str(timestamp))
+        return reader.parquet(self.root)
+
     # -- changing it -------------------------------------------------------------------------
 
     def optimize(self, policy: LayoutPolicy | None = None) -> OptimizeResult | None:

@@ -5,7 +5,7 @@ import org.apache.spark.sql.SparkSessionExtensions
 import io.skipstone.functions.SkipstoneFunctions
 import io.skipstone.query.SkippingRule
 import io.skipstone.sketch.SketchFunctions
-import io.skipstone.sql.{SkippingScanExec, SkipstoneSqlParser}
+import io.skipstone.sql.{ResolveManagedTimeTravel, SkippingScanExec, SkipstoneSqlParser}
 import io.skipstone.table.ManagedTableRule
 
 /**
@@ -21,6 +21,8 @@ class SkipstoneExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectQueryPostPlannerStrategyRule(_ => SkippingScanExec.Insert)
     // Skipstone's statements (docs/sql.md); everything else goes to Spark's parser
     extensions.injectParser((session, delegate) => new SkipstoneSqlParser(session, delegate))
+    // `VERSION AS OF` on a managed table's root, which the parser hands over (ManagedTimeTravel)
+    extensions.injectResolutionRule(ResolveManagedTimeTravel.apply)
     SketchFunctions.all.foreach(extensions.injectFunction)
     SkipstoneFunctions.inject(extensions)
   }

@@ -148,11 +148,14 @@ object ReadContext {
    * Reader options that only choose which files are read or how their listing is made, never
    * a value read from a file (partition values, which `basePath` and `recursiveFileLookup`
    * change, are never answered from metadata), or that only infer a schema (the schema is
-   * compared itself) or only decide whether an unreadable file fails the query.
+   * compared itself) or only decide whether an unreadable file fails the query. A managed
+   * table's `versionAsOf` and `timestampAsOf` choose the version, i.e. its files, and the
+   * metadata version that version records.
    */
   val FileChoosingOptions: Set[String] = Set("path", "paths", "basepath", "pathglobfilter", "recursivefilelookup",
     "modifiedbefore", "modifiedafter", "ignorecorruptfiles", "ignoremissingfiles", "mergeschema",
-    "samplingratio", "inferschema", "prefersdecimal", "primitivesasstring", "enforceschema")
+    "samplingratio", "inferschema", "prefersdecimal", "primitivesasstring", "enforceschema",
+    "versionasof", "timestampasof")
 
   /** Options that change only datetime values: how text timestamps parse, how Parquet rebases. */
   private val DatetimeOptions = Set("timezone", "dateformat", "timestampformat", "timestampntzformat",

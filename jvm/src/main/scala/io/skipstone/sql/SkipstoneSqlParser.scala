@@ -15,7 +15,8 @@ import io.skipstone.sql.commands._
 /**
  * Spark's parser with Skipstone's statements in front (docs/sql.md). A statement whose leading
  * keywords are Skipstone's becomes a Skipstone command; anything else is Spark's parser's,
- * unchanged, except that an `EXPLAIN` also tells what each indexed scan skips.
+ * unchanged, except that an `EXPLAIN` also tells what each indexed scan skips and that time travel
+ * on a managed table's root becomes Skipstone's ([[ManagedTimeTravel]]).
  *
  * What every Spark 4.x has. `ParserInterface` gains methods from one minor to the next, with
  * types the earlier minors lack (`parsePlanWithParameters` in 4.1; `parseTemporalTableIdentifier`
@@ -29,7 +30,7 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
 
   /** A Skipstone statement's plan, or `spark`'s (Spark's parser's) with Skipstone's EXPLAIN. */
   protected def parse(sqlText: String)(spark: => LogicalPlan): LogicalPlan =
-    skipstonePlan(sqlText).getOrElse(withSkipping(spark))
+    skipstonePlan(sqlText).getOrElse(withSkipping(ManagedTimeTravel.claim(session, spark)))
 
   private def skipstonePlan(sqlText: String): Option[LogicalPlan] = StatementGrammar.parse(sqlText) match {
     case StatementGrammar.NotOurs => None
@@ -72,7 +73,7 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
   override def parseTableIdentifier(sqlText: String): TableIdentifier = delegate.parseTableIdentifier(sqlText)
   override def parseFunctionIdentifier(sqlText: String): FunctionIdentifier = delegate.parseFunctionIdentifier(sqlText)
   override def parseMultipartIdentifier(sqlText: String): Seq[String] = delegate.parseMultipartIdentifier(sqlText)
-  override def parseQuery(sqlText: String): LogicalPlan = delegate.parseQuery(sqlText)
+  override def parseQuery(sqlText: String): LogicalPlan = ManagedTimeTravel.claim(session, delegate.parseQuery(sqlText))
   override def parseRoutineParam(sqlText: String): StructType = delegate.parseRoutineParam(sqlText)
   override def parseTableSchema(sqlText: String): StructType = delegate.parseTableSchema(sqlText)
   override def parseDataType(sqlText: String): DataType = delegate.parseDataType(sqlText)

@@ -38,18 +38,32 @@ case class ManagedTableRule(session: SparkSession) extends Rule[LogicalPlan] {
       case _ => None
     }
     directory.foreach(refuseGlobInsideTable(_, fs))
-    for {
+    val pinned = for {
       listing <- directory
       root <- SkippingRule.datasetRoot(listing)
-      (snapshot, unindexed) <- ManagedTables.resolve(session, root)
+      (newest, newestUnindexed) <- ManagedTables.resolve(session, root)
     } yield {
       refuseForeignPartitions(root, fs)
+      val (snapshot, unindexed) =
+        ManagedReadOptions.request(fs.options, root, session.sessionState.conf.sessionLocalTimeZone) match {
+          case VersionRequest.Newest => (newest, newestUnindexed)
+          // A version is exactly the files its log entry lists: other writers' files are in no
+          // version until one absorbs them, and which of them existed back then is not recorded.
+          case request => (TimeTravel.snapshot(session.sessionState.newHadoopConf(), root, request), Nil)
+        }
       WorkloadListener.ensureRegistered(session)
       val manifest = new ManifestFileIndex(root, snapshot, unindexed)
       val reading = ReadContext.Reading.of(fs)
       condition.flatMap(c => SkippingRule.prunable(c, Nil, session)._2)
         .fold(manifest: FileIndex)(c => new SkippingFileIndex(manifest, c, root, fs.schema, reading, session))
     }
+    // Spark's own listing ignores a version option: on a directory that is no managed table it
+    // would read today's files as if they were the version asked for.
+    if (pinned.isEmpty && directory.isDefined) ManagedReadOptions.asksForVersion(fs.options).foreach { option =>
+      throw new ManagedTableReadRefused(s"read option '$option' reads a version of a Skipstone managed table, and " +
+        s"${directory.get.rootPaths.mkString(", ")} is none: read the table's root, or drop the option")
+    }
+    pinned
   }
 
   /**
