@@ -3,11 +3,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 JAR    := python/skipstone/jars/skipstone.jar
 SCALA  := $(shell find jvm/src/main -name '*.scala')
+# The JVM side of the benchmarks, in a jar of its own so that it never ships (git-ignored).
+BENCH_JAR   := benchmarks/.jars/skipstone-bench.jar
+BENCH_SCALA := $(shell find jvm/src/bench -name '*.scala')
 PYSPARK := pyspark>=4.3,<4.4
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick clean fuzz fuzz-tables test-spark-versions
+.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick clean fuzz fuzz-tables test-spark-versions
 
 install: $(VENV)/.installed $(JAR)
 
@@ -24,18 +27,23 @@ jar: $(JAR)
 $(JAR): $(SCALA) jvm/build_jar.py | $(VENV)/.installed
 	$(PY) jvm/build_jar.py
 
+bench-jar: $(BENCH_JAR)
+
+$(BENCH_JAR): $(BENCH_SCALA) $(JAR) jvm/build_jar.py | $(VENV)/.installed
+	$(PY) jvm/build_jar.py --bench
+
 $(VENV)/.bench: $(VENV)/.installed setup.py
 	$(PY) -m pip install -q --no-build-isolation -e ".[dev,bench]"
 	touch $@
 
-bench: install $(VENV)/.bench
+bench: install $(VENV)/.bench $(BENCH_JAR)
 	$(PY) -m benchmarks.run
 
-bench-quick: install $(VENV)/.bench
+bench-quick: install $(VENV)/.bench $(BENCH_JAR)
 	$(PY) -m benchmarks.run --quick
 
 # Planning and driver memory at 10^3..10^6 files (issue 12; docs/benchmarks.md, "scale")
-bench-scale: install $(VENV)/.bench
+bench-scale: install $(VENV)/.bench $(BENCH_JAR)
 	$(PY) -m benchmarks.run --only scale
 
 # The skipping tests on every pyspark 4.x minor on PyPI, a venv each (downloads; not in CI)
@@ -73,4 +81,4 @@ fuzz-tables: install
 	PYTHONPATH=tests:python $(PY) -m fuzz.tables --tables $(TABLES) --seed $(SEED)
 
 clean:
-	rm -rf $(VENV) python/skipstone/jars build *.egg-info python/*.egg-info .cache/jvm-test-classes
+	rm -rf $(VENV) python/skipstone/jars benchmarks/.jars build *.egg-info python/*.egg-info .cache/jvm-test-classes

@@ -2,7 +2,7 @@
 
 Synthetic metadata (1k, 10k, 100k files, each a k-range of 1,000 values, a day of ts and a
 string range) is published for a one-file dataset; each predicate is then evaluated over all
-N metadata rows exactly as the wrapper does during a query (PlanningBenchmark in the jar).
+N metadata rows exactly as the wrapper does during a query (PlanningBenchmark in the benchmarks' jar).
 
     python benchmarks/clause_eval.py [--files 1000 10000 100000] [--runs 7] [--json out.json]
 """
@@ -91,7 +91,10 @@ def main() -> None:
 
     from pyspark.sql import SparkSession
 
+    from benchmarks.harness import bench_jar
+
     spark = skipstone.configure(SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+                                .config("spark.jars", bench_jar())
                                 .config("spark.sql.session.timeZone", "UTC")).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     root, ds = setup_dataset(spark, tempfile.mkdtemp(prefix="skipstone-clauses-"))
@@ -102,7 +105,7 @@ def main() -> None:
         for name, sql in PREDICATES.items():
             sql = instantiate(sql, files)
             filtered = spark.read.parquet(root).where(sql)
-            out = json.loads(spark._jvm.io.skipstone.query.PlanningBenchmark.run(
+            out = json.loads(spark._jvm.io.skipstone.bench.PlanningBenchmark.run(
                 spark._jsparkSession, ds.root, filtered._jdf, args.runs))
             results.append({"files": files, "predicate": name, **out})
             print(f"{files:>8}  {name:<30} {out['skipped']:>9} {out['median_ms']:>10.1f} {out['min_ms']:>8.1f}")

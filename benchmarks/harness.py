@@ -5,6 +5,8 @@ setting; medians are reported, results must be identical across settings.
 """
 from __future__ import annotations
 
+import glob
+import importlib.util
 import math
 import os
 import statistics
@@ -58,17 +60,35 @@ class Measurement:
         return self.seconds[baseline] / self.seconds[other]
 
 
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def bench_jar() -> str:
+    """The benchmarks' own jar (PlanningBenchmark, ScaleBenchmark), rebuilt when a benchmark
+    source or the product jar is newer: it is compiled against the product jar, which ships
+    without it."""
+    spec = importlib.util.spec_from_file_location("build_jar", os.path.join(_ROOT, "jvm", "build_jar.py"))
+    build_jar = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(build_jar)  # type: ignore[union-attr]
+    jar = build_jar.BENCH_JAR
+    inputs = [skipstone.jar_path(), *glob.glob(os.path.join(build_jar.BENCH_SOURCES, "**", "*.scala"), recursive=True)]
+    if not os.path.exists(jar) or os.path.getmtime(jar) < max(os.path.getmtime(f) for f in inputs):
+        print(f"building {jar}", flush=True)
+        build_jar.build_bench(jar, skipstone.jar_path())
+    return jar
+
+
 def session(app: str = "skipstone-bench"):
     from pyspark.sql import SparkSession
 
     # Python UDFs (shapely) run in Spark's Python workers: same interpreter, same sources.
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ["PYTHONPATH"] = os.pathsep.join(
-        p for p in (root, os.path.join(root, "python"), os.environ.get("PYTHONPATH")) if p)
+        p for p in (_ROOT, os.path.join(_ROOT, "python"), os.environ.get("PYTHONPATH")) if p)
 
+    # configure() adds the product jar to the spark.jars given here.
     spark = skipstone.configure(
-        SparkSession.builder.master("local[2]").appName(app)
+        SparkSession.builder.master("local[2]").appName(app).config("spark.jars", bench_jar())
         .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.memory", "6g").config("spark.sql.session.timeZone", "UTC")
     ).getOrCreate()

@@ -6,6 +6,11 @@ scala-reflect of the Scala version Spark was built with; compiling against that 
 guarantees binary compatibility with the Spark that will load the jar.
 
 Usage: python jvm/build_jar.py [output.jar]   (default: python/skipstone/jars/skipstone.jar)
+       python jvm/build_jar.py --bench [output.jar]   (default: benchmarks/.jars/skipstone-bench.jar)
+
+`--bench` compiles jvm/src/bench (the JVM side of the benchmarks) against the product jar into
+a jar of its own, so that measuring code never ships to users; the benchmarks pass both jars
+to Spark.
 """
 from __future__ import annotations
 
@@ -24,6 +29,8 @@ SOURCES = os.path.join(ROOT, "jvm", "src", "main", "scala")
 # gains methods in 4.1 and 4.3); a build takes the newest folder not newer than its pyspark.
 PER_SPARK = os.path.join(ROOT, "jvm", "src", "main")
 DEFAULT_JAR = os.path.join(ROOT, "python", "skipstone", "jars", "skipstone.jar")
+BENCH_SOURCES = os.path.join(ROOT, "jvm", "src", "bench", "scala")
+BENCH_JAR = os.path.join(ROOT, "benchmarks", ".jars", "skipstone-bench.jar")
 
 
 def pyspark_module():
@@ -72,7 +79,8 @@ def scala_sources(spark_version: str) -> list[str]:
                   for f in glob.glob(os.path.join(folder, "**", "*.scala"), recursive=True))
 
 
-def build(out_jar: str = DEFAULT_JAR) -> str:
+def _compile_jar(sources: list[str], classpath: list[str], out_jar: str, what: str) -> str:
+    """Compile `sources` against pyspark's jars and `classpath` into `out_jar`, replaced atomically."""
     jars = pyspark_jars_dir()
     java = shutil.which("java")
     if java is None:
@@ -84,10 +92,10 @@ def build(out_jar: str = DEFAULT_JAR) -> str:
         cmd = [java, "-Xss8m", "-cp", compiler_cp, "scala.tools.nsc.Main",
                "-release", "17", "-deprecation", "-feature",
                # scalac expands the trailing '*' itself; a hand-picked class path misses jars.
-               "-classpath", os.path.join(jars, "*"), "-d", classes,
-               *scala_sources(pyspark_module().__version__)]
+               "-classpath", os.pathsep.join([os.path.join(jars, "*"), *classpath]), "-d", classes,
+               *sources]
         if subprocess.run(cmd).returncode != 0:
-            raise SystemExit("scalac failed to compile Skipstone's Scala sources (errors above)")
+            raise SystemExit(f"scalac failed to compile {what} (errors above)")
         os.makedirs(os.path.dirname(out_jar), exist_ok=True)
         tmp_jar = out_jar + ".tmp"
         with zipfile.ZipFile(tmp_jar, "w", zipfile.ZIP_DEFLATED) as z:
@@ -100,5 +108,23 @@ def build(out_jar: str = DEFAULT_JAR) -> str:
     return out_jar
 
 
+def build(out_jar: str = DEFAULT_JAR) -> str:
+    return _compile_jar(scala_sources(pyspark_module().__version__), [], out_jar, "Skipstone's Scala sources")
+
+
+def build_bench(out_jar: str = BENCH_JAR, main_jar: str = DEFAULT_JAR) -> str:
+    """The benchmarks' jar, compiled against the product jar (built first when missing)."""
+    if not os.path.exists(main_jar):
+        build(main_jar)
+    sources = sorted(glob.glob(os.path.join(BENCH_SOURCES, "**", "*.scala"), recursive=True))
+    if not sources:
+        raise SystemExit(f"no benchmark sources under {BENCH_SOURCES}")
+    return _compile_jar(sources, [main_jar], out_jar, "the benchmarks' Scala sources")
+
+
 if __name__ == "__main__":
-    print(build(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_JAR))
+    args = sys.argv[1:]
+    if args[:1] == ["--bench"]:
+        print(build_bench(args[1] if len(args) > 1 else BENCH_JAR))
+    else:
+        print(build(args[0] if args else DEFAULT_JAR))

@@ -28,7 +28,7 @@ def main() -> None:
     os.makedirs(args.dir, exist_ok=True)
     ds = setup_dataset(spark, args.dir)
     verify = empty_files(args.dir, 2000)
-    bench = spark._jvm.io.skipstone.query.ScaleBenchmark
+    bench = spark._jvm.io.skipstone.bench.ScaleBenchmark
     print("| files | predicate | skipped | distributed evaluate + prune (ms) | skips what the driver path skips | load average |\n"
           "|---|---|---|---|---|---|")
     for files in (int(f) for f in args.files.split(",")):

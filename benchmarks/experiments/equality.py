@@ -45,7 +45,7 @@ def run(spark: Any, data_dir: str, quick: bool) -> list[Section]:
         start = time.perf_counter()
         ds.build(index)
         build_s = time.perf_counter() - start
-        planning = json.loads(spark._jvm.io.skipstone.query.PlanningBenchmark.run(
+        planning = json.loads(spark._jvm.io.skipstone.bench.PlanningBenchmark.run(
             spark._jsparkSession, ds.root, spark.read.parquet(root).where(f"db_name = '{DATABASES[0]}'")._jdf, 5))
         per_file_us = planning["median_ms"] * 1000 / planning["files"]
         eval_rows.append([label, f"{build_s:.1f}", planning["files"], planning["median_ms"], per_file_us,

@@ -21,7 +21,7 @@ def main() -> None:
     from benchmarks.harness import session
 
     spark = session("skipstone-manifest-listing")
-    bench = spark._jvm.io.skipstone.query.PlanningBenchmark
+    bench = spark._jvm.io.skipstone.bench.PlanningBenchmark
     print("| files | first query on a version (ms) | each later query (ms) |\n|---|---|---|")
     for files in (int(f) for f in args.files.split(",")):
         out = json.loads(bench.manifestListing("file:/tmp/skipstone-synthetic-table", files, args.runs))

@@ -43,7 +43,7 @@ def run(spark: Any, data_dir: str, quick: bool) -> list[Section]:
         listing = listing_seconds(spark, data_dir, files, 3)
         for name, sql in PREDICATES.items():
             sql = instantiate(sql, files)
-            out = json.loads(spark._jvm.io.skipstone.query.PlanningBenchmark.run(
+            out = json.loads(spark._jvm.io.skipstone.bench.PlanningBenchmark.run(
                 spark._jsparkSession, ds.root, spark.read.parquet(root).where(sql)._jdf, runs))
             data.append({"files": files, "predicate": name, "listing_ms": listing * 1000, **out})
             rows.append([f"{files:,}", name, out["skipped"], out["median_ms"], listing * 1000,

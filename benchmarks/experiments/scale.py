@@ -3,7 +3,7 @@
 For 10^3 … 10^6 files of synthetic metadata (benchmarks/scale_metadata.py) and two selective
 predicates: cold load inside the first query's optimizer (and Spark jobs started meanwhile),
 driver heap held by the version, warm evaluation + pruning of a listing of every file, and the
-freshness check of the files to skip (timed on real files). `ScaleBenchmark` in the jar does the work.
+freshness check of the files to skip (timed on real files). `ScaleBenchmark` in the benchmarks' jar does the work.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _verdict(targets: dict[int, float], files: int, value: float) -> str:
 def measure(spark: Any, data_dir: str, sizes: tuple[int, ...], runs: int) -> list[dict[str, Any]]:
     ds = setup_dataset(spark, data_dir)
     verify_dir = empty_files(data_dir, 20_000)
-    bench = spark._jvm.io.skipstone.query.ScaleBenchmark
+    bench = spark._jvm.io.skipstone.bench.ScaleBenchmark
     data = []
     for files in sizes:
         publish(spark, ds, files)

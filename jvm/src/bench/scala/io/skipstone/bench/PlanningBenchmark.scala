@@ -1,4 +1,4 @@
-package io.skipstone.query
+package io.skipstone.bench
 
 import scala.jdk.CollectionConverters._
 
@@ -13,11 +13,13 @@ import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
 import io.skipstone.metadata.{LoadedMetadata, MetadataCache}
+import io.skipstone.query.{FileSkipper, QueryRead, SkipVerification}
 
 /**
  * Measures the driver-side work the wrapper adds to a query: compiling the filter into a
  * clause and evaluating it over every file's metadata, as if each indexed file were listed.
- * Used by the benchmarks with synthetic metadata of up to 100,000 files.
+ * Used by the benchmarks with synthetic metadata of up to 100,000 files. Built into the
+ * benchmarks' own jar (jvm/build_jar.py --bench), never into the one users get.
  */
 object PlanningBenchmark {
   /** `filtered`: a DataFrame over the dataset with the filter to evaluate. JSON result. */

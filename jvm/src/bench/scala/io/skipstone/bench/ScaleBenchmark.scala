@@ -1,4 +1,4 @@
-package io.skipstone.query
+package io.skipstone.bench
 
 import java.lang.management.ManagementFactory
 
@@ -14,6 +14,7 @@ import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
 import io.skipstone.metadata.{CacheConf, FileIdentity, FilePaths, MetadataCache}
+import io.skipstone.query.{FileSkipper, JobCounter, QueryRead, SkipVerification}
 
 /**
  * Planning at scale (issue 12), for `benchmarks/experiments/scale.py`: one dataset whose
