@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from skipstone.layout.boxes import BoxSet, touching
+from skipstone.layout.boxes import touching
 from skipstone.layout.cost_model import CostModel
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData, Schema
@@ -99,8 +99,3 @@ class Layout(ABC):
         """Row counts from routing `data` (a sample, scaled up by `scale`)."""
         counts = np.bincount(self.route(data), minlength=self.block_count).astype(np.float64)
         return self.with_block_rows(counts * scale)
-
-    def region_of(self, position: int) -> BoxSet:
-        d = self.descriptors()
-        mine = d.owner == position
-        return BoxSet(d.low[mine], d.high[mine])

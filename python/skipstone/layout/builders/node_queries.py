@@ -50,11 +50,6 @@ class NodeQueries:
         keep = np.all(lo < hi, axis=1)
         return NodeQueries(lo[keep], hi[keep], self.owner[keep])
 
-    def queries_touching(self, low: np.ndarray, high: np.ndarray) -> int:
-        """How many queries have a box meeting the region (low, high]."""
-        hit = np.all((self.low < high) & (self.high > low), axis=1)
-        return int(len(np.unique(self.owner[hit])))
-
     def extended(self, delta: np.ndarray) -> NodeQueries:
         """PAW's worst-case workload Q*_F: every box grown by delta on every side (§IV-A)."""
         return NodeQueries(self.low - delta, self.high + delta, self.owner)

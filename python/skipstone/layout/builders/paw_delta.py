@@ -65,12 +65,6 @@ def template_deltas(data: LayoutData, history: Sequence[Query]) -> np.ndarray:
     return delta
 
 
-def query_distance(data: LayoutData, a: Query, b: Query) -> float:
-    """dist□ of Definition 1 on the queries' bounding boxes, in fractions of the domain."""
-    low, length = _domain(data)
-    return _distance(a, b, low, length)
-
-
 def _domain(data: LayoutData) -> tuple[np.ndarray, np.ndarray]:
     finite = np.where(np.isfinite(data.values), data.values, np.nan)
     low, high = np.nanmin(finite, axis=0), np.nanmax(finite, axis=0)

@@ -3,15 +3,11 @@ package io.skipstone
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.{Row, SparkSession}
-import org.apache.spark.sql.catalyst.TableIdentifier
 import org.apache.spark.sql.execution.datasources.InMemoryFileIndex
-import org.apache.spark.sql.types.{DataType, LongType, StringType, StructField, StructType}
 import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
-import io.skipstone.clauses.rules.RuleCompiler
-import io.skipstone.clauses.ColumnPath
-import io.skipstone.indexing.{FooterMinMax, FooterValues, FormatSniffer, SourceRelation}
+import io.skipstone.indexing.{FormatSniffer, SourceRelation}
 import io.skipstone.metadata.{FilePaths, MetadataCache, MetadataStore}
 import io.skipstone.query.{ListingStats, QueryStatsListener, SkippingRule}
 
@@ -40,14 +36,6 @@ object Skipstone {
 
   def qualify(session: SparkSession, path: String): String = MetadataStore.qualify(session, path)
 
-  /** (location, format) of a catalog table backed by files. */
-  def tableLocation(session: SparkSession, name: String): java.util.List[String] = {
-    val ident = session.sessionState.sqlParser.parseTableIdentifier(name)
-    val table = session.sessionState.catalog.getTableMetadata(ident)
-    val format = table.provider.getOrElse("hive")
-    Seq(FilePaths.requireUnescaped(FilePaths.root(table.location)), format).asJava
-  }
-
   def metadataDir(session: SparkSession, datasetRoot: String): String =
     MetadataStore.metadataDir(session, datasetRoot).toString
 
@@ -58,13 +46,6 @@ object Skipstone {
     val version = MetadataStore.publish(session, datasetRoot, new org.apache.hadoop.fs.Path(staging), definitionJson)
     MetadataCache.invalidate(session, datasetRoot)
     version
-  }
-
-  /** Removes a staged build that was published (renamed away) or failed; a no-op if gone. */
-  def discard(session: SparkSession, staging: String): Unit = {
-    val path = new org.apache.hadoop.fs.Path(staging)
-    val fs = path.getFileSystem(session.sessionState.newHadoopConf())
-    if (fs.exists(path)) fs.delete(path, true)
   }
 
   /** The current version's table directory and definition JSON, or an empty list if none. */
@@ -121,45 +102,6 @@ object Skipstone {
       Row(FilePaths.canonical(s.getPath.toUri), id.size, id.modificationTime, id.fingerprint.orNull)
     }
     session.createDataFrame(rows.asJava, SourceRelation.FilesSchema)
-  }
-
-  /** The data files a DataFrame reads: path, size, mtime, fingerprint (see FileIdentity). */
-  def sourceFiles(df: org.apache.spark.sql.DataFrame): org.apache.spark.sql.DataFrame =
-    SourceRelation.of(df).files(df.sparkSession.asInstanceOf[SparkSession])
-
-  /**
-   * MinMax metadata of `files` (path, size, mtime, fingerprint) read from Parquet footers, or null when some
-   * target cannot come from footers (a partition column, a floating or unsupported type, a file
-   * whose footer lacks some bound, such as INT96 timestamps): the caller then scans.
-   * `targetsJson`: [{"path" (list of field names), "type" (DataType JSON), "min", "max", "nulls"}].
-   */
-  def footerMinMax(session: SparkSession, datasetRoot: String, files: org.apache.spark.sql.DataFrame,
-                   targetsJson: String): org.apache.spark.sql.DataFrame = {
-    implicit val formats: org.json4s.Formats = org.json4s.DefaultFormats
-    val targets = JsonMethods.parse(targetsJson).children.map { t =>
-      FooterMinMax.Target(ColumnPath((t \ "path").extract[Seq[String]]), DataType.fromJson(JsonMethods.compact(t \ "type")),
-        (t \ "min").extract[String], (t \ "max").extract[String], (t \ "nulls").extract[String])
-    }
-    val partitionColumns = new InMemoryFileIndex(session, Seq(new org.apache.hadoop.fs.Path(datasetRoot)),
-      Map.empty, None).partitionSchema.fieldNames.map(_.toLowerCase).toSet
-    val usable = targets.forall { t =>
-      FooterValues.supported(t.dataType) && !partitionColumns.contains(t.path.parts.head.toLowerCase)
-    }
-    Option.when(usable)(FooterMinMax.collect(session, files, targets))
-      .collect { case FooterMinMax.Collected(answered, Seq()) => answered }.orNull
-  }
-
-  /**
-   * Problems of one rule as a JSON list of messages (empty: fine). Takes
-   * `{"pattern": ..., "clauses": [...], "roles": [...]}`, so that a build reports a typo in a
-   * user-defined index type before anything is written.
-   */
-  def ruleProblems(session: SparkSession, ruleJson: String): String = {
-    implicit val formats: org.json4s.Formats = org.json4s.DefaultFormats
-    val json = JsonMethods.parse(ruleJson)
-    val problems = RuleCompiler.problems(session, (json \ "pattern").extract[String],
-      (json \ "clauses").extract[Seq[String]], (json \ "roles").extract[Seq[String]].toSet)
-    JsonMethods.compact(JsonMethods.render(problems.toList))
   }
 
   /** JSON of the last successful query's skipping, or "null" if no query ran since enabling. */
