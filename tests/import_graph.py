@@ -81,3 +81,19 @@ def cycle(selected: list[Edge]) -> list[str] | None:
     except graphlib.CycleError as error:
         return error.args[1]
     return None
+
+
+def reaches(selected: list[Edge], start: str, goal: str) -> bool:
+    """Whether ``goal`` is reachable from ``start`` along ``selected``."""
+    graph: dict[str, set[str]] = {}
+    for e in selected:
+        graph.setdefault(e.source, set()).add(e.target)
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt == goal:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return False

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType
+from skipstone.indexes.stored import index_from_spec
 from skipstone.per_file import needs_python, python_roles
 from skipstone.session import java_call, jvm_entry
 
@@ -185,7 +186,7 @@ class Skipstone:
             version, table_dir, definition = current
             files = self._spark.read.parquet(table_dir).count()
             for ix in definition["indexes"]:
-                name = ix.get("name") or IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {})).describe()
+                name = ix.get("name") or index_from_spec(ix["kind"], ix["columns"], ix.get("params", {})).describe()
                 rows.append((name, ix["kind"], ix["columns"], version, files, self.root,
                              self._metadata_dir()))
         schema = ("index string, kind string, columns array<string>, version long, "
@@ -244,7 +245,7 @@ class Skipstone:
     def _stored_python_roles(self, data: DataFrame, definition: Mapping[str, Any]) -> Any:
         """Python-computed roles of the indexes a published version defines, over ``data``."""
         stored = definition["indexes"]
-        indexes = tuple(IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in stored)
+        indexes = tuple(index_from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in stored)
         requests = [{"kind": ix["kind"], "name": ix.get("name"), "columns": ix["columns"], "params": ix.get("params", {})}
                     for ix in stored]
         return self._python_roles(data, indexes, requests)

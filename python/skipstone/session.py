@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from skipstone.errors import SkipstoneError
 
@@ -85,10 +85,22 @@ def jvm_entry(spark: SparkSession) -> Any:
             "skipstone.configure(SparkSession.builder), or start Spark with "
             f"--jars {jar_path()} --conf spark.sql.extensions={EXTENSION_CLASS}"
         ) from None
-    from skipstone.table.sql_optimize import register  # deferred: the table package imports this module
-
-    register(spark)
+    for hook in _ENTRY_HOOKS:
+        hook(spark)
     return entry
+
+
+# Run on every session a Skipstone call reaches (see on_jvm_entry); each hook is idempotent.
+_ENTRY_HOOKS: list[Callable[[SparkSession], None]] = []
+
+
+def on_jvm_entry(hook: Callable[[SparkSession], None]) -> None:
+    """Run ``hook(spark)`` whenever ``jvm_entry`` hands out the JVM object for ``spark``.
+
+    The table package uses it to register SQL's ``OPTIMIZE`` handler: the table package builds
+    on this module, so this module must not import it back."""
+    if hook not in _ENTRY_HOOKS:
+        _ENTRY_HOOKS.append(hook)
 
 
 def java_call(method: Any, *args: Any) -> Any:

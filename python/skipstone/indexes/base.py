@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 _KINDS: dict[str, type[IndexType]] = {}
 
 
+def registered_kind(kind: str) -> type[IndexType] | None:
+    """The built-in or user class registered for ``kind``, if any."""
+    return _KINDS.get(kind)
+
+
 @dataclass(frozen=True)
 class IndexType:
     """Base of all index types; subclasses are frozen dataclasses registered by ``kind``."""
@@ -56,18 +61,6 @@ class IndexType:
 
     def describe(self) -> str:
         return f"{type(self).__name__}({', '.join(self.columns)})"
-
-    @staticmethod
-    def from_spec(kind: str, columns: list[str], params: Mapping[str, str]) -> IndexType:
-        """Rebuild an index from its stored definition (used by ``refresh``)."""
-        if kind not in _KINDS:
-            from skipstone.indexes.defined import StoredRuleIndex
-            from skipstone.indexes.rules import is_rule_based
-
-            if is_rule_based(params):
-                return StoredRuleIndex.of(kind, columns, params)
-            raise SkipstoneError(f"index kind '{kind}' is not known to this version of Skipstone")
-        return _KINDS[kind].from_stored(columns, params)
 
     @classmethod
     def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> IndexType:

@@ -6,4 +6,7 @@ from skipstone.table.append import AppendResult
 from skipstone.table.handle import ManagedTable
 from skipstone.table.optimize import OptimizeResult
 
+# Imported for its effect: any Skipstone call on a session then registers SQL OPTIMIZE's handler.
+import skipstone.table.sql_optimize  # noqa: E402,F401  isort: skip
+
 __all__ = ["AppendResult", "ManagedTable", "OptimizeResult"]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
-from skipstone.indexes import IndexType
+from skipstone.indexes.stored import index_from_spec
 from skipstone.jvm_callbacks import start_callbacks
 from skipstone.per_file import needs_python
 from skipstone.table import manifest
@@ -66,7 +66,7 @@ def _python_roles(spark: SparkSession, root: str) -> PythonRoles | None:
     if current is None:
         return None
     definition = current[2]
-    indexes = [IndexType.from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in definition["indexes"]]
+    indexes = [index_from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in definition["indexes"]]
     if not needs_python(indexes):
         return None
     start_callbacks(spark)

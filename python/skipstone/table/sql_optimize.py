@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from skipstone.errors import SkipstoneError
 from skipstone.jvm_callbacks import start_callbacks
+from skipstone.session import on_jvm_entry
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -31,7 +32,7 @@ class SqlOptimizeHandler:
         from pyspark import SparkContext
         from pyspark.sql import SparkSession
 
-        from skipstone.table import ManagedTable
+        from skipstone.table.handle import ManagedTable
         from skipstone.table.relayout import relayout
 
         sc = SparkContext._active_spark_context
@@ -62,6 +63,11 @@ def register(spark: SparkSession) -> None:
     start_callbacks(spark)
     spark._jvm.io.skipstone.table.PythonOptimizer.register(SqlOptimizeHandler())  # type: ignore[union-attr]
     gateway.__dict__[_REGISTERED] = True
+
+
+# Any Skipstone call on a session registers the handler, as the session's first call did when
+# skipstone.session imported this module itself (see on_jvm_entry).
+on_jvm_entry(register)
 
 
 def _as_json(result: OptimizeResult) -> dict[str, Any]:
