@@ -120,7 +120,7 @@ def test_workload_layouts_are_built_from_the_logged_queries(spark, table, layout
 
 def test_a_layout_column_the_table_lacks_is_named(spark, table):
     before = table.version
-    with pytest.raises(IllegalArgumentException, match=r"LAYOUT KD of .*: no layout column 'c' \(the table's: a, b\)"):
+    with pytest.raises(IllegalArgumentException, match=r"LAYOUT KD BY \(c\): no layout column 'c' \(the table's: a, b\)"):
         optimize(spark, table, "LAYOUT KD BY (c)")
     assert table.version == before
 

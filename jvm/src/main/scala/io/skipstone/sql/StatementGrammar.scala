@@ -94,7 +94,12 @@ object StatementGrammar extends RegexParsers {
   private val layout = kw("LAYOUT") ~> identifier ~ opt(kw("BY") ~> columns) ^^ { case name ~ cols =>
     LayoutSpec(name.toLowerCase, cols.getOrElse(Nil))
   }
-  private val optimize = kw("OPTIMIZE") ~> target ~ opt(layout) ^^ { case t ~ l => OptimizeTable(t, l) }
+  // Delta Lake's form, with or without parentheses: `ZORDER BY (a, b)` is `LAYOUT ZORDER BY (a, b)`
+  private val zorderBy = kws("ZORDER", "BY") ~> (columns | rep1sep(column, ",")) ^^ (LayoutSpec("zorder", _))
+  // Delta's WHERE picks partitions to rewrite; a managed table has none, so say so rather than "end expected"
+  private val where = kw("WHERE") ~> failure("WHERE is not supported: a Skipstone table has no partitions, " +
+    "so OPTIMIZE rewrites the whole table (drop the WHERE clause)")
+  private val optimize = kw("OPTIMIZE") ~> target ~ opt(where | layout | zorderBy) ^^ { case t ~ l => OptimizeTable(t, l) }
 
   private val retain = kw("RETAIN") ~> number <~ kw("HOURS") ^^ (_.toDouble)
   private val vacuum = kw("VACUUM") ~> target ~ opt(retain) ~ opt(kws("DRY", "RUN")) ^^ {

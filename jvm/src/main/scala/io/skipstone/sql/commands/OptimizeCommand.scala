@@ -26,12 +26,22 @@ final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) ext
   override def run(session: SparkSession): Seq[Row] = {
     layout.foreach(OptimizeCommand.check)
     val root = ResolvedTarget(session, target).managedRoot(session, statement)
+    // checked here, before Python is asked, so that a session without Python names a wrong column too
+    val resolved = layout.map(l => OptimizeCommand.resolveColumns(l, layoutColumns(session, root),
+      session.sessionState.conf.caseSensitiveAnalysis, target))
     val results = PythonOptimizer.current match {
-      case Some(python) => fromPython(python.optimize(session, root, layout.map(layoutJson).orNull))
+      case Some(python) => fromPython(python.optimize(session, root, resolved.map(layoutJson).orNull))
       case None => withoutPython(session, root)
     }
     val rows = results.map(r => OptimizeCommand.row(session, root, Some(r)))
     if (rows.isEmpty) Seq(OptimizeCommand.row(session, root, None)) else rows
+  }
+
+  /** The columns the table's layout can order by, as its layout JSON's schema names them. */
+  private def layoutColumns(session: SparkSession, root: String): Seq[String] = {
+    implicit val formats: Formats = DefaultFormats
+    TableLog.latest(session.sessionState.newHadoopConf(), root).toSeq
+      .flatMap(s => (s.layout \ "schema").children.flatMap(c => (c \ "name").extractOpt[String]))
   }
 
   private def shown: String = s"$statement ${target.sql}" + layout.fold("")(l => " " + OptimizeCommand.describe(l))
@@ -86,6 +96,21 @@ object OptimizeCommand {
       throw new SkipstoneSqlException(s"OPTIMIZE: LAYOUT ${layout.name.toUpperCase} cuts where the logged queries " +
         "cut; it takes no BY (columns)")
     }
+  }
+
+  /**
+   * `layout` with each column as the table spells it (matched as Spark matches column names, so
+   * `ZORDER BY (Region)` orders by `region` unless the session is case sensitive), or an error
+   * naming every column the table's layout lacks.
+   */
+  def resolveColumns(layout: LayoutSpec, known: Seq[String], caseSensitive: Boolean, target: Target): LayoutSpec = {
+    def find(c: String) = known.find(k => if (caseSensitive) k == c else k.equalsIgnoreCase(c))
+    val missing = layout.columns.filter(find(_).isEmpty)
+    if (missing.nonEmpty) {
+      throw new SkipstoneSqlException(s"OPTIMIZE ${target.sql} ${describe(layout)}: " +
+        s"no layout column ${missing.map(c => s"'$c'").mkString(", ")} (the table's: ${known.mkString(", ")})")
+    }
+    layout.copy(columns = layout.columns.flatMap(find))
   }
 
   def describe(layout: LayoutSpec): String =
