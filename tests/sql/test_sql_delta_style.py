@@ -91,3 +91,57 @@ def test_deltas_where_clause_is_refused_with_the_reason(spark):
     with pytest.raises(IllegalArgumentException, match=r"OPTIMIZE: WHERE is not supported: a Skipstone table has no "
                                                        r"partitions"):
         parse(spark, "OPTIMIZE db.t WHERE day >= '2024-01-01' ZORDER BY (a)")
+
+
+# -- DESCRIBE DETAIL ---------------------------------------------------------------------------------
+
+
+def test_describe_detail_is_one_row_about_the_newest_version(spark, table):
+    table.append(batch(spark, ROWS, 100))
+    current, history = table.current(), table.history().collect()
+    detail = spark.sql(f"DESCRIBE DETAIL parquet.`{table.root}`").collect()
+    assert len(detail) == 1
+    d = detail[0]
+    assert (d.format, d.name, d.location, d.version) == ("skipstone", None, table.root, current.version)
+    assert (d.numFiles, d.sizeInBytes, d.numRows) == (len(current.files), sum(f.size for f in current.files), ROWS + 100)
+    assert (d.createdAt, d.lastModified) == (history[0].timestamp, history[-1].timestamp)
+    assert d.metadataVersion == current.metadata_version
+
+
+def test_describe_detail_names_the_layout_and_its_columns(spark, table):
+    before = spark.sql(f"DESC DETAIL parquet.`{table.root}`").collect()[0]
+    assert (before.layout, before.layoutColumns) == ("KdTree", ["a"])
+    spark.sql(f"OPTIMIZE parquet.`{table.root}` ZORDER BY (b, a)").collect()
+    after = spark.sql(f"DESCRIBE DETAIL parquet.`{table.root}`").collect()[0]
+    assert (after.layout, after.layoutColumns) == ("ZOrder", ["b", "a"])
+
+
+def test_describe_detail_shows_the_properties_as_a_map(spark, table):
+    spark.sql(f"ALTER TABLE parquet.`{table.root}` SET TBLPROPERTIES ('vacuum.retentionHours' = '240', "
+              "'owner' = 'sales team')").collect()
+    properties = spark.sql(f"DESCRIBE DETAIL parquet.`{table.root}`").select("properties").collect()[0].properties
+    assert (properties["vacuum.retentionHours"], properties["owner"], properties["format"]) == ("240", "sales team", "parquet")
+    assert "schema" not in properties  # the table's schema is DESCRIBE's, not one long JSON property
+
+
+def test_describe_detail_of_a_catalog_table_names_it(spark, table):
+    spark.sql(f"CREATE TABLE detail_sales USING parquet LOCATION '{table.root}'")
+    try:
+        d = spark.sql("DESCRIBE DETAIL detail_sales").collect()[0]
+        assert (d.name, d.location, d.version) == ("detail_sales", table.root, table.version)
+    finally:
+        spark.sql("DROP TABLE detail_sales")
+
+
+def test_describe_detail_of_a_directory_that_is_no_managed_table_says_so(spark, tmp_path):
+    batch(spark, 0, 10).write.parquet(str(tmp_path / "plain"))
+    with pytest.raises(IllegalArgumentException, match=r"DESCRIBE DETAIL: parquet.`.*plain` is not a Skipstone table"):
+        spark.sql(f"DESCRIBE DETAIL parquet.`{tmp_path / 'plain'}`").collect()
+
+
+def test_describe_detail_alone_still_describes_a_table_named_detail(spark):
+    spark.sql("CREATE TABLE detail (x INT) USING parquet")
+    try:
+        assert [r.col_name for r in spark.sql("DESCRIBE detail").collect()] == ["x"]
+    finally:
+        spark.sql("DROP TABLE detail")

@@ -46,6 +46,7 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
     case OptimizeTable(target, layout) => Some(OptimizeCommand(target, layout))
     case VacuumTable(target, hours, dryRun) => Some(VacuumCommand(target, hours, dryRun))
     case DescribeHistory(target) => Some(DescribeHistoryCommand(target))
+    case DescribeDetail(target) => Some(DescribeDetailCommand(target))
     case ShowSkippingStats => Some(ShowSkippingStatsCommand)
     case SetTableProperties(target, properties) =>
       managedRoot(target).map(root => SetTablePropertiesCommand(target, root, properties))

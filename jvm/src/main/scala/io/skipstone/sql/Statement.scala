@@ -46,5 +46,6 @@ final case class DropSkippingIndex(target: Target) extends SkipstoneStatement
 final case class OptimizeTable(target: Target, layout: Option[LayoutSpec]) extends SkipstoneStatement
 final case class VacuumTable(target: Target, retainHours: Option[Double], dryRun: Boolean) extends SkipstoneStatement
 final case class DescribeHistory(target: Target) extends SkipstoneStatement
+final case class DescribeDetail(target: Target) extends SkipstoneStatement
 final case class SetTableProperties(target: Target, properties: Seq[(String, String)]) extends SkipstoneStatement
 case object ShowSkippingStats extends SkipstoneStatement

@@ -107,6 +107,7 @@ object StatementGrammar extends RegexParsers {
   }
 
   private val history = (kw("DESCRIBE") | kw("DESC")) ~> kw("HISTORY") ~> target ^^ DescribeHistory
+  private val detail = (kw("DESCRIBE") | kw("DESC")) ~> kw("DETAIL") ~> target ^^ DescribeDetail
 
   private val alter = kws("ALTER", "TABLE") ~> target ~ (kws("SET", "TBLPROPERTIES") ~> keyValues) ^^ {
     case t ~ properties => SetTableProperties(t, properties)
@@ -123,5 +124,7 @@ object StatementGrammar extends RegexParsers {
     ("VACUUM", kw("VACUUM"), vacuum),
     // `DESCRIBE history` alone describes a table named history, as in Spark
     ("DESCRIBE HISTORY", (kw("DESCRIBE") | kw("DESC")) ~ kw("HISTORY") ~ identifier, history),
+    // likewise `DESCRIBE detail` alone describes a table named detail
+    ("DESCRIBE DETAIL", (kw("DESCRIBE") | kw("DESC")) ~ kw("DETAIL") ~ identifier, detail),
     (AlterName, kws("ALTER", "TABLE"), alter))
 }
