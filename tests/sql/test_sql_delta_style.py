@@ -145,3 +145,72 @@ def test_describe_detail_alone_still_describes_a_table_named_detail(spark):
         assert [r.col_name for r in spark.sql("DESCRIBE detail").collect()] == ["x"]
     finally:
         spark.sql("DROP TABLE detail")
+
+
+# -- skipstone_files / skipstone_versions ---------------------------------------------------------------
+
+
+def test_skipstone_files_lists_the_newest_versions_files_with_the_version_that_added_each(spark, table):
+    created = {f.path for f in table.current().files}
+    table.append(batch(spark, ROWS, 100))
+    current = table.current()
+    rows = spark.sql(f"SELECT * FROM skipstone_files('{table.root}')").collect()
+    assert sorted((r.path, r.size, r.rows, r.block) for r in rows) == \
+        sorted((f.path, f.size, f.rows, f.block) for f in current.files)
+    assert {r.path: r.version_added for r in rows} == {f.path: 1 if f.path in created else 2 for f in current.files}
+    assert {r.version for r in rows} == {current.version}
+
+
+def test_skipstone_files_can_be_filtered_and_aggregated_like_any_table(spark, table):
+    table.append(batch(spark, ROWS, 100))
+    added = spark.sql(f"SELECT sum(rows) AS rows FROM skipstone_files('{table.root}') WHERE version_added = 2")
+    assert added.collect()[0].rows == 100
+
+
+def test_skipstone_files_of_an_earlier_version_lists_that_versions_files(spark, table):
+    first = {f.path for f in table.current().files}
+    spark.sql(f"OPTIMIZE parquet.`{table.root}` ZORDER BY (a, b)").collect()
+    rows = spark.sql(f"SELECT path, version FROM skipstone_files('{table.root}', 1)").collect()
+    assert {r.path for r in rows} == first and {r.version for r in rows} == {1}
+
+
+def test_skipstone_files_of_a_version_the_log_lacks_names_the_versions_it_holds(spark, table):
+    with pytest.raises(IllegalArgumentException, match=r"has no version 9 \(its log holds versions 1\)"):
+        spark.sql(f"SELECT * FROM skipstone_files('{table.root}', 9)").collect()
+
+
+def test_skipstone_versions_says_what_each_version_changed(spark, table):
+    table.append(batch(spark, ROWS, 100))
+    spark.sql(f"OPTIMIZE parquet.`{table.root}` ZORDER BY (a)").collect()
+    history = table.history().collect()
+    versions = spark.sql(f"SELECT * FROM skipstone_versions('{table.root}') ORDER BY version").collect()
+    assert [(v.version, v.timestamp, v.operation, v.files, v.rows) for v in versions] == \
+        [(h.version, h.timestamp, h.operation, h.files, h.rows) for h in history]
+    create, append, optimize = versions
+    assert (create.files_added, create.files_removed, create.rows_added) == (create.files, 0, ROWS)
+    assert (append.files_added, append.files_removed, append.rows_added) == (append.files - create.files, 0, 100)
+    assert (optimize.files_removed, optimize.rows_removed, optimize.rows_added) == (append.files, ROWS + 100, ROWS + 100)
+    assert optimize.bytes_removed == append.bytes and optimize.bytes_added == optimize.bytes
+
+
+def test_skipstone_versions_can_be_filtered(spark, table):
+    table.append(batch(spark, ROWS, 100))
+    rows = spark.sql(f"SELECT version FROM skipstone_versions('{table.root}') WHERE operation = 'APPEND'").collect()
+    assert [r.version for r in rows] == [2]
+
+
+def test_the_table_functions_refuse_a_directory_that_is_no_managed_table(spark, tmp_path):
+    batch(spark, 0, 10).write.parquet(str(tmp_path / "plain"))
+    with pytest.raises(IllegalArgumentException, match=r"skipstone_versions\('.*plain'\): .*plain is not a Skipstone table"):
+        spark.sql(f"SELECT * FROM skipstone_versions('{tmp_path / 'plain'}')").collect()
+
+
+@pytest.mark.parametrize("call, message", [
+    ("skipstone_files()", r"skipstone_files: takes 1 to 2 arguments, got 0"),
+    ("skipstone_versions('/t', 1)", r"skipstone_versions: takes 1 argument, got 2"),
+    ("skipstone_files('/t', 'one')", r"argument 2 \('one'\) must be a version number"),
+    ("skipstone_files(42)", r"argument 1 \(42\) must be the table's root path"),
+])
+def test_the_table_functions_name_a_wrong_argument(spark, call, message):
+    with pytest.raises(IllegalArgumentException, match=message):
+        spark.sql(f"SELECT * FROM {call}").collect()

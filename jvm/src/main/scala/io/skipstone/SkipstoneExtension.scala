@@ -5,7 +5,7 @@ import org.apache.spark.sql.SparkSessionExtensions
 import io.skipstone.functions.SkipstoneFunctions
 import io.skipstone.query.SkippingRule
 import io.skipstone.sketch.SketchFunctions
-import io.skipstone.sql.{ResolveManagedTimeTravel, SkippingScanExec, SkipstoneSqlParser}
+import io.skipstone.sql.{ResolveManagedTimeTravel, SkippingScanExec, SkipstoneSqlParser, TableFunctions}
 import io.skipstone.table.ManagedTableRule
 
 /**
@@ -25,5 +25,7 @@ class SkipstoneExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectResolutionRule(ResolveManagedTimeTravel.apply)
     SketchFunctions.all.foreach(extensions.injectFunction)
     SkipstoneFunctions.inject(extensions)
+    // skipstone_files(root), skipstone_versions(root): a managed table's log as relations (docs/sql.md)
+    TableFunctions.inject(extensions)
   }
 }
