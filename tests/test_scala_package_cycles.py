@@ -33,10 +33,6 @@ The remaining entries, and what would remove them:
 * ``metadata -> indexing``: ``IndexDefinition`` stores how its data was read as an
   ``indexing.BuildSource``; moving ``BuildSource`` (and its JSON form) into ``metadata`` would
   remove it.
-* ``metadata -> <root>``, ``query -> <root>``, ``table -> <root>``: ``MetadataStore``,
-  ``MetadataCache``, ``SkippingRule``, ``SkippingFileIndex`` and ``ManagedTables`` read settings
-  from ``SkipstoneConf``, which the root's ``Skipstone`` handle sits above; moving each setting
-  to the package that reads it, with ``SkipstoneConf`` forwarding, would remove them.
 * ``sql -> sql.commands``: ``SkipstoneSqlParser`` builds the commands, which use ``sql``'s
   helpers; moving those helpers or the parser would remove it.
 
@@ -59,9 +55,6 @@ KNOWN_CYCLE_EDGES: dict[tuple[str, str], str] = {
     ("clauses", "clauses.rules"): "LeafTranslator dispatches stored rules to RuleTranslator",
     ("metadata", "clauses"): "metadata names columns with clauses.ColumnPath",
     ("metadata", "indexing"): "IndexDefinition keeps an indexing.BuildSource",
-    ("metadata", "<root>"): "MetadataStore and MetadataCache read SkipstoneConf",
-    ("query", "<root>"): "SkippingRule and SkippingFileIndex read SkipstoneConf",
-    ("table", "<root>"): "ManagedTables reads SkipstoneConf",
     ("sql", "sql.commands"): "SkipstoneSqlParser builds the commands",
 }
 

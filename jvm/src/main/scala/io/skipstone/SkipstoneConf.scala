@@ -2,15 +2,22 @@ package io.skipstone
 
 import org.apache.spark.sql.SparkSession
 
-import io.skipstone.query.SkipVerification
+import io.skipstone.metadata.StoreConf
+import io.skipstone.query.{QueryConf, SkipVerification}
 
-/** Session settings users can change at runtime with `SET key=value` or `spark.conf.set`. */
+/**
+ * Session settings users can change at runtime with `SET key=value` or `spark.conf.set`.
+ *
+ * Each setting is owned by the package that reads it ([[io.skipstone.metadata.StoreConf]],
+ * [[io.skipstone.query.QueryConf]]) and forwarded here, so that no package below the root
+ * depends on the root (issue 22).
+ */
 object SkipstoneConf {
-  val Enabled = "spark.skipstone.enabled"
+  val Enabled: String = QueryConf.Enabled
   /** Where metadata lives when users cannot (or do not want to) write beside their data. */
-  val MetadataRoot = "spark.skipstone.metadataRoot"
+  val MetadataRoot: String = StoreConf.MetadataRoot
   /** How long the driver trusts its cached answer to "which metadata version is current". */
-  val CacheTtlSeconds = "spark.skipstone.metadataCacheTtlSeconds"
+  val CacheTtlSeconds: String = StoreConf.CacheTtlSeconds
 
   /**
    * Which files about to be skipped are first checked against the file system (see
@@ -18,21 +25,14 @@ object SkipstoneConf {
    * listed from its manifest; `always` every one; `listing` none: the size and modification
    * time Spark listed are trusted, for datasets whose files are never rewritten in place.
    */
-  val VerifySkippedFiles = "spark.skipstone.verifySkippedFiles"
+  val VerifySkippedFiles: String = QueryConf.VerifySkippedFiles
 
-  def enabled(session: SparkSession): Boolean =
-    session.conf.get(Enabled, "true").trim.equalsIgnoreCase("true")
+  def enabled(session: SparkSession): Boolean = QueryConf.enabled(session)
 
-  def metadataRoot(session: SparkSession): Option[String] =
-    session.conf.getOption(MetadataRoot).map(_.trim).filter(_.nonEmpty)
+  def metadataRoot(session: SparkSession): Option[String] = StoreConf.metadataRoot(session)
 
   /** Which skipped files are checked on disk; a clear error names any other value. */
-  def skipVerification(session: SparkSession): SkipVerification.Policy = {
-    val value = session.conf.get(VerifySkippedFiles, "auto").trim.toLowerCase(java.util.Locale.ROOT)
-    SkipVerification.Policy.named(value).getOrElse(throw new IllegalArgumentException(
-      s"$VerifySkippedFiles must be one of ${SkipVerification.Policy.names.mkString("'", "', '", "'")}, not '$value'"))
-  }
+  def skipVerification(session: SparkSession): SkipVerification.Policy = QueryConf.skipVerification(session)
 
-  def cacheTtlMillis(session: SparkSession): Long =
-    (session.conf.get(CacheTtlSeconds, "30").trim.toDouble * 1000).toLong
+  def cacheTtlMillis(session: SparkSession): Long = StoreConf.cacheTtlMillis(session)
 }

@@ -10,7 +10,6 @@ import org.json4s.jackson.JsonMethods
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 
-import io.skipstone.SkipstoneConf
 
 /**
  * The driver's memory of each dataset's current metadata version.
@@ -45,7 +44,7 @@ object MetadataCache extends Logging {
     val now = System.currentTimeMillis()
     val cached = entries.synchronized(Option(entries.get(key)))
     cached match {
-      case Some(e) if now - e.checkedAtMillis < SkipstoneConf.cacheTtlMillis(session) => e.metadata
+      case Some(e) if now - e.checkedAtMillis < StoreConf.cacheTtlMillis(session) => e.metadata
       case _ =>
         // Loading happens outside the lock: other datasets' queries do not wait for it.
         val entry = try revalidate(session, dir, cached, now) catch {

@@ -10,7 +10,6 @@ import org.apache.hadoop.fs.{FileAlreadyExistsException, FileContext, FileSystem
 
 import org.apache.spark.sql.SparkSession
 
-import io.skipstone.SkipstoneConf
 
 /**
  * Where a dataset's metadata lives and how its versions are published.
@@ -43,7 +42,7 @@ object MetadataStore {
 
   /** Pure string work, no file-system call: the query path uses it for every relation. */
   def metadataDir(session: SparkSession, datasetRoot: String): Path =
-    SkipstoneConf.metadataRoot(session) match {
+    StoreConf.metadataRoot(session) match {
       case Some(root) => new Path(root, sha1(datasetRoot))
       case None => new Path(datasetRoot, DefaultDirName)
     }

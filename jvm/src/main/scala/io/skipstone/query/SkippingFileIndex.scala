@@ -11,7 +11,6 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.datasources.{FileIndex, FileStatusWithMetadata, PartitionDirectory, PartitioningAwareFileIndex}
 import org.apache.spark.sql.types.StructType
 
-import io.skipstone.SkipstoneConf
 import io.skipstone.metadata.{LoadedMetadata, MetadataCache, ReadContext}
 
 /**
@@ -62,11 +61,11 @@ class SkippingFileIndex(
   override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] = {
     val listed = delegate.listFiles(partitionFilters, dataFilters)
     // A misspelt setting fails the query with its name, rather than silently reading everything.
-    val policy = SkipstoneConf.skipVerification(session)
+    val policy = QueryConf.skipVerification(session)
     val (kept, stats) =
       try {
         metadata match {
-          case Some(metadata) if SkipstoneConf.enabled(session) =>
+          case Some(metadata) if QueryConf.enabled(session) =>
             val managed = delegate.isInstanceOf[PinnedMetadataVersion]
             val verification = SkipVerification.forListing(policy, managed, session.sessionState.newHadoopConf())
             skipper(metadata, verification).prune(listed, Some(session))

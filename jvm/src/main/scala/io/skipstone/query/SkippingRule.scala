@@ -7,7 +7,6 @@ import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, DataSourceUtils, FileIndex, HadoopFsRelation, InMemoryFileIndex, LogicalRelation}
 
-import io.skipstone.SkipstoneConf
 import io.skipstone.metadata.{FilePaths, MetadataCache, ReadContext}
 
 /**
@@ -22,7 +21,7 @@ import io.skipstone.metadata.{FilePaths, MetadataCache, ReadContext}
 case class SkippingRule(session: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
-    if (!SkipstoneConf.enabled(session)) plan
+    if (!QueryConf.enabled(session)) plan
     else {
       QueryStatsListener.ensureRegistered(session)
       transform(plan)

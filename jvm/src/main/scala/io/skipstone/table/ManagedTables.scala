@@ -9,7 +9,7 @@ import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 
-import io.skipstone.SkipstoneConf
+import io.skipstone.metadata.StoreConf
 
 /**
  * The driver's memory of each root's newest table version, so that planning a query over a
@@ -28,7 +28,7 @@ object ManagedTables extends Logging {
   def resolve(session: SparkSession, root: String): Option[(Snapshot, Seq[FileStatus])] = {
     val now = System.currentTimeMillis()
     val entry = Option(entries.get(root)) match {
-      case Some(e) if now - e.checkedAtMillis < SkipstoneConf.cacheTtlMillis(session) => e
+      case Some(e) if now - e.checkedAtMillis < StoreConf.cacheTtlMillis(session) => e
       case cached =>
         val fresh = try {
           val conf = session.sessionState.newHadoopConf()
