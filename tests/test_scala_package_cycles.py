@@ -30,9 +30,6 @@ The remaining entries, and what would remove them:
 * ``metadata -> clauses``: ``IndexDefinition``, ``ReadContext`` and ``SchemaPaths`` name columns
   with ``clauses.ColumnPath``; moving ``ColumnPath`` (it uses only Spark) below both, into
   ``metadata``, would remove it.
-* ``metadata -> indexing``: ``IndexDefinition`` stores how its data was read as an
-  ``indexing.BuildSource``; moving ``BuildSource`` (and its JSON form) into ``metadata`` would
-  remove it.
 * ``sql -> sql.commands``: ``SkipstoneSqlParser`` builds the commands, which use ``sql``'s
   helpers; moving those helpers or the parser would remove it.
 
@@ -54,7 +51,6 @@ ROOT_PACKAGE = "<root>"
 KNOWN_CYCLE_EDGES: dict[tuple[str, str], str] = {
     ("clauses", "clauses.rules"): "LeafTranslator dispatches stored rules to RuleTranslator",
     ("metadata", "clauses"): "metadata names columns with clauses.ColumnPath",
-    ("metadata", "indexing"): "IndexDefinition keeps an indexing.BuildSource",
     ("sql", "sql.commands"): "SkipstoneSqlParser builds the commands",
 }
 

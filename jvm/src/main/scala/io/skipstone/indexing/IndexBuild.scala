@@ -13,7 +13,7 @@ import org.apache.spark.sql.functions.col
 import org.apache.spark.internal.Logging
 
 import io.skipstone.clauses.rules.{FunctionIdentity, StoredRule}
-import io.skipstone.metadata.{DatasetIndex, ReadContext, IndexSpec, MetadataCache, MetadataStore}
+import io.skipstone.metadata.{BuildSource, DatasetIndex, ReadContext, IndexSpec, MetadataCache, MetadataStore}
 
 /**
  * The one way indexes are built: from index requests (as index.json stores them) to a new,
@@ -22,7 +22,7 @@ import io.skipstone.metadata.{DatasetIndex, ReadContext, IndexSpec, MetadataCach
  *
  * {{{
  *   val data = spark.read.parquet("/data/weather")
- *   IndexBuild.build(spark, BuildSource.of(spark, data), data,
+ *   IndexBuild.build(spark, SourceRelation.buildSource(spark, data), data,
  *     IndexRequest.parseAll("""[{"kind": "minmax", "columns": ["temp"]}]"""))
  *   IndexBuild.refresh(spark, "file:/data/weather")
  * }}}

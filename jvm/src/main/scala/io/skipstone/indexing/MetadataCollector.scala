@@ -6,6 +6,8 @@ import org.apache.spark.sql.{Column, DataFrame, SparkSession}
 import org.apache.spark.sql.execution.datasources.InMemoryFileIndex
 import org.apache.spark.sql.functions._
 
+import io.skipstone.metadata.BuildSource
+
 /**
  * Per-file metadata for every index of a build in one Spark job over the data (or none at all:
  * MinMax from Parquet footers), joined with the roles the caller computed in Python.

@@ -6,7 +6,7 @@ import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
 import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, HadoopFsRelation, LogicalRelation, PartitioningAwareFileIndex}
 import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
 
-import io.skipstone.metadata.{FileIdentity, FilePaths, ReadContext}
+import io.skipstone.metadata.{BuildSource, FileIdentity, FilePaths, ReadContext}
 
 /**
  * The file relation a DataFrame reads: what an index over it is built from, so that the
@@ -40,6 +40,18 @@ case class SourceRelation(relation: HadoopFsRelation, table: Option[CatalogTable
 }
 
 object SourceRelation {
+  /**
+   * What a DataFrame reads (one directory or catalog table of files), as its relation says: the
+   * [[BuildSource]] a build records.
+   */
+  def buildSource(session: SparkSession, df: DataFrame, table: Option[String] = None): BuildSource = {
+    val source = of(df)
+    val root = source.root.getOrElse(throw new IndexBuildError(
+      "the DataFrame reads several paths; Skipstone indexes one directory (or table) per dataset: read its root directory"))
+    BuildSource(root, source.context(session).format, source.relation.options,
+      table.orElse(source.table.map(_.identifier.unquotedString)), Some(df.schema))
+  }
+
   val FilesSchema: StructType = StructType(Seq(StructField("path", StringType), StructField("size", LongType),
     StructField("mtime", LongType), StructField("fingerprint", StringType)))
 

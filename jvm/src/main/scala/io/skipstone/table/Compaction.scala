@@ -12,8 +12,8 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.functions.{col, try_element_at, typedLit}
 import org.apache.spark.sql.types.{DataType, StructType}
 
-import io.skipstone.indexing.{BuildSource, IndexBuild}
-import io.skipstone.metadata.MetadataStore
+import io.skipstone.indexing.IndexBuild
+import io.skipstone.metadata.{BuildSource, MetadataStore}
 
 /**
  * The compaction strategy of continuous optimization: each selected block's files are rewritten

@@ -3,7 +3,8 @@ package io.skipstone.sql.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.{LongType, StringType, StructType}
 
-import io.skipstone.indexing.{BuildSource, IndexBuild, IndexRequest}
+import io.skipstone.indexing.{IndexBuild, IndexRequest, SourceRelation}
+import io.skipstone.metadata.BuildSource
 import io.skipstone.sql.{IndexRequests, IndexSpec, ResolvedTarget, SkipstoneSqlException, Target}
 
 /**
@@ -21,7 +22,7 @@ final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSp
   override def run(session: SparkSession): Seq[Row] = {
     val resolved = SkippingIndexBuild.dataset(session, statement, target)
     val data = resolved.table.fold(session.read.format(resolved.format).load(resolved.root))(session.table)
-    val source = BuildSource.of(session, data, resolved.table)
+    val source = SourceRelation.buildSource(session, data, resolved.table)
     Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson))))
   }
 }

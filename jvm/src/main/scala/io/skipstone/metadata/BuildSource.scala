@@ -1,4 +1,4 @@
-package io.skipstone.indexing
+package io.skipstone.metadata
 
 import java.util.Locale
 
@@ -50,15 +50,6 @@ object BuildSource {
             schema: Option[StructType]): BuildSource =
     new BuildSource(root, format, options.filter { case (k, _) => !LocationOptions(k.toLowerCase(Locale.ROOT)) },
       table, schema)
-
-  /** What a DataFrame reads (one directory or catalog table of files), as its relation says. */
-  def of(session: SparkSession, df: DataFrame, table: Option[String] = None): BuildSource = {
-    val source = SourceRelation.of(df)
-    val root = source.root.getOrElse(throw new IndexBuildError(
-      "the DataFrame reads several paths; Skipstone indexes one directory (or table) per dataset: read its root directory"))
-    BuildSource(root, source.context(session).format, source.relation.options,
-      table.orElse(source.table.map(_.identifier.unquotedString)), Some(df.schema))
-  }
 
   /** The `read` record of index.json for the dataset at `root`. */
   def fromJson(root: String, json: JValue): BuildSource = {
