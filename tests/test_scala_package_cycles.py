@@ -23,10 +23,6 @@ and line behind each edge.
 
 The remaining entries, and what would remove them:
 
-* ``clauses -> clauses.rules``: ``LeafTranslator`` hands indexes that store rules to
-  ``rules.RuleTranslator``, while the rules build on ``clauses``' leaves and column paths.
-  Letting ``rules`` register its translator with ``clauses`` (or moving that dispatch into
-  ``rules``) would remove it.
 * ``metadata -> clauses``: ``IndexDefinition``, ``ReadContext`` and ``SchemaPaths`` name columns
   with ``clauses.ColumnPath``; moving ``ColumnPath`` (it uses only Spark) below both, into
   ``metadata``, would remove it.
@@ -49,7 +45,6 @@ ROOT_PACKAGE = "<root>"
 # (package, package it depends on) -> why the edge is still there. One edge per cycle not
 # untangled yet; see the module docstring for what would remove each.
 KNOWN_CYCLE_EDGES: dict[tuple[str, str], str] = {
-    ("clauses", "clauses.rules"): "LeafTranslator dispatches stored rules to RuleTranslator",
     ("metadata", "clauses"): "metadata names columns with clauses.ColumnPath",
     ("sql", "sql.commands"): "SkipstoneSqlParser builds the commands",
 }

@@ -3,7 +3,6 @@ package io.skipstone.clauses
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.expressions.Expression
 
-import io.skipstone.clauses.rules.{RuleTranslator, StoredRule}
 import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
 
 /** One index's ability to answer predicate leaves with clauses over its metadata columns. */
@@ -34,11 +33,11 @@ object LeafTranslator {
   )
 
   /**
-   * An index that stores rules (types defined in Python, UDF mappings) is interpreted from
-   * them whatever its kind is called. An unknown kind (say, from a newer Skipstone) answers
-   * nothing: its files are read.
+   * The translator of a built-in kind by its stored name. An unknown kind (say, from a newer
+   * Skipstone) answers nothing: its files are read. Indexes that store rules are interpreted
+   * from them whatever their kind is called: [[io.skipstone.clauses.rules.RuleTranslator.forIndex]]
+   * decides, so that this package needs nothing from `rules` (issue 22).
    */
-  def forIndex(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver): Option[LeafTranslator] =
-    if (StoredRule.isRuleBased(index)) Some(RuleTranslator(index, metadata, resolver))
-    else kinds.get(index.kind).map(_(index, metadata, resolver))
+  def builtIn(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver): Option[LeafTranslator] =
+    kinds.get(index.kind).map(_(index, metadata, resolver))
 }

@@ -12,7 +12,7 @@ import org.apache.spark.sql.execution.datasources.{FileStatusWithMetadata, Parti
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.clauses.{Clause, ClauseBuilder, LeafTranslator}
-import io.skipstone.clauses.rules.StoredRule
+import io.skipstone.clauses.rules.{RuleTranslator, StoredRule}
 import io.skipstone.metadata.{CanonicallySpelled, FileIdentity, FilePaths, IndexSpec, LoadedMetadata, ReadContext, SchemaPaths}
 import io.skipstone.clauses.rules.FunctionIdentity
 
@@ -78,8 +78,8 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
     // Built-in translators are compiled once per version for every query. Rule-based ones
     // resolve their clauses with the query's session (its functions), so they are compiled per
     // query: the version is shared by every session and must not keep one alive.
-    val t = if (StoredRule.isRuleBased(ix)) LeafTranslator.forIndex(ix, metadata, read.resolver)
-      else metadata.derived(("translator", ix, read.resolver))(LeafTranslator.forIndex(ix, metadata, read.resolver))
+    val t = if (StoredRule.isRuleBased(ix)) RuleTranslator.forIndex(ix, metadata, read.resolver)
+      else metadata.derived(("translator", ix, read.resolver))(RuleTranslator.forIndex(ix, metadata, read.resolver))
     if (t.isEmpty) logWarning(s"Skipstone: index kind '${ix.kind}' of $root is unknown to this version; ignored")
     t
   }

@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.util.{GenericArrayData, TypeUtils}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
+import io.skipstone.clauses.rules.RuleTranslator
 import io.skipstone.metadata.{HandMadeMetadata, IndexSpec, LoadedMetadata}
 
 /**
@@ -40,7 +41,7 @@ class OneColumnFiles(val dataType: DataType, val files: Seq[Seq[Any]]) {
     HandMadeMetadata(Seq(minMax, valueList), fields, rows, None)
   }
 
-  def translator(index: IndexSpec): LeafTranslator = LeafTranslator.forIndex(index, metadata, caseInsensitiveResolution).get
+  def translator(index: IndexSpec): LeafTranslator = RuleTranslator.forIndex(index, metadata, caseInsensitiveResolution).get
 
   def translate(condition: Expression, indexes: IndexSpec*): ClauseBuilder#Translation =
     new ClauseBuilder(indexes.map(translator)).translate(condition)

@@ -108,4 +108,14 @@ object RuleTranslator {
   def apply(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver): RuleTranslator =
     // Listing runs on the driver inside the query's session: its parser and analyzer resolve clauses.
     RuleTranslator(index, metadata, resolver, SparkSession.active)
+
+  /**
+   * An index's translator. An index that stores rules (types defined in Python, UDF mappings)
+   * is interpreted from them whatever its kind is called; any other is a built-in kind's
+   * ([[LeafTranslator.builtIn]]), or None for an unknown kind (say, from a newer Skipstone):
+   * its files are read.
+   */
+  def forIndex(index: IndexSpec, metadata: LoadedMetadata, resolver: Resolver): Option[LeafTranslator] =
+    if (StoredRule.isRuleBased(index)) Some(RuleTranslator(index, metadata, resolver))
+    else LeafTranslator.builtIn(index, metadata, resolver)
 }
