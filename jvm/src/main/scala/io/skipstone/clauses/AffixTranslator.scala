@@ -9,7 +9,7 @@ import org.apache.spark.unsafe.types.UTF8String
 import io.skipstone.clauses.Clause.or
 import io.skipstone.clauses.Comparison.{Eq, EqNullSafe}
 import io.skipstone.clauses.Leaves.{ColumnComparison, ColumnInList}
-import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
+import io.skipstone.metadata.{ColumnPath, IndexSpec, LoadedMetadata}
 
 /** Which end of a string an affix index keeps, in characters (code points, as `substring`). */
 sealed trait Side {

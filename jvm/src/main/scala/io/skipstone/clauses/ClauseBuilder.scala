@@ -4,6 +4,8 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.expressions.Literal.{FalseLiteral, TrueLiteral}
 import org.apache.spark.sql.types.BooleanType
 
+import io.skipstone.metadata.ColumnPath
+
 /**
  * Turns a query's filter condition into one clause over a file's metadata: FALSE proves that
  * no row of the file satisfies the condition.

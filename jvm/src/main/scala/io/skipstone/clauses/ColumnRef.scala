@@ -3,6 +3,8 @@ package io.skipstone.clauses
 import org.apache.spark.sql.catalyst.expressions.{Cast, Expression}
 import org.apache.spark.sql.types._
 
+import io.skipstone.metadata.ColumnPath
+
 /**
  * A reference to an indexed column inside a predicate, possibly under casts Spark inserted.
  *

@@ -6,6 +6,8 @@ import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Expression, Li
 import org.apache.spark.sql.catalyst.util.TypeUtils
 import org.apache.spark.sql.types._
 
+import io.skipstone.metadata.ColumnPath
+
 /**
  * The indexed column, possibly under casts that map distinct values to distinct values (so
  * `CAST(i AS BIGINT) = 5` holds for exactly one value of `i`). Equality-only index types

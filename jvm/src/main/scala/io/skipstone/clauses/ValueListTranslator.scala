@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.Literal.FalseLiteral
 import io.skipstone.clauses.Clause.or
 import io.skipstone.clauses.Comparison.{Eq, EqNullSafe}
 import io.skipstone.clauses.Leaves.{ColumnComparison, ColumnInList}
-import io.skipstone.metadata.{IndexSpec, LoadedMetadata}
+import io.skipstone.metadata.{ColumnPath, IndexSpec, LoadedMetadata}
 
 /**
  * ValueList: per file the sorted distinct non-NULL values of a column (NULL when there were more

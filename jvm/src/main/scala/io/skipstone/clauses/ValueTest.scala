@@ -7,6 +7,8 @@ import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.types.{BooleanType, DataType}
 
+import io.skipstone.metadata.ColumnPath
+
 /**
  * A predicate leaf that reads one indexed column and nothing else, rewritten as a test of a
  * single value: every occurrence of the column becomes slot 0 of a one-field row. Evaluating it

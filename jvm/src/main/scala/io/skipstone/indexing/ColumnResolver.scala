@@ -4,7 +4,7 @@ import scala.annotation.tailrec
 
 import org.apache.spark.sql.types.{DataType, StructType}
 
-import io.skipstone.clauses.ColumnPath
+import io.skipstone.metadata.ColumnPath
 
 /** A column as the user named it, its exact path in the schema, and its type. */
 case class ResolvedColumn(name: String, path: ColumnPath, dataType: DataType) {

@@ -17,7 +17,7 @@ import org.apache.spark.sql.catalyst.util.TypeUtils
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
-import io.skipstone.clauses.ColumnPath
+import io.skipstone.metadata.ColumnPath
 
 /**
  * MinMax metadata straight from Parquet footers: no data pages are read, so indexing costs a

@@ -7,8 +7,6 @@ import org.json4s.jackson.JsonMethods
 
 import org.apache.spark.sql.types.DataType
 
-import io.skipstone.clauses.ColumnPath
-
 /**
  * One index over one column (or several, for multi-column kinds), as stored with the metadata.
  *

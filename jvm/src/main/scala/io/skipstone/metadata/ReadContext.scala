@@ -16,8 +16,6 @@ import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types._
 
-import io.skipstone.clauses.ColumnPath
-
 /**
  * Everything that decides which values a relation reads from its files: the same bytes read
  * differently hold different values (a CSV read with another separator, header or null marker;

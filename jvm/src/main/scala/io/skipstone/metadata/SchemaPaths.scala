@@ -3,8 +3,6 @@ package io.skipstone.metadata
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.types.{DataType, StructType}
 
-import io.skipstone.clauses.ColumnPath
-
 /** Looking up exact column paths in a schema, under the session's case rules. */
 object SchemaPaths {
   /** The type at `path`, or None when it is missing or ambiguous (two fields match one name). */

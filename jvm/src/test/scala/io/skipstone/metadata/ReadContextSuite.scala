@@ -4,8 +4,6 @@ import org.apache.spark.sql.catalyst.analysis.{caseInsensitiveResolution, caseSe
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.skipstone.clauses.ColumnPath
-
 class ReadContextSuite extends AnyFunSuite {
   private val schema = StructType(Seq(StructField("ts", TimestampType), StructField("temp", DoubleType)))
   private val parquet = ReadContext("parquet", Map.empty, schema, Nil, "UTC", Map.empty, "4.3")

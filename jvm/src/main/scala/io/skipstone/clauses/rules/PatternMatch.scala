@@ -5,8 +5,10 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.util.GenericArrayData
 import org.apache.spark.sql.types.ArrayType
 
-import io.skipstone.clauses.{ColumnPath, ColumnRef, Leaves}
+import io.skipstone.clauses.{ColumnRef, Leaves}
 import io.skipstone.clauses.Leaves.ColumnInList
+
+import io.skipstone.metadata.ColumnPath
 
 /** What a pattern's placeholders matched in one predicate leaf. */
 case class Bindings(constants: Map[String, Literal], columns: Map[String, ColumnPath])

@@ -1,4 +1,4 @@
-package io.skipstone.clauses
+package io.skipstone.metadata
 
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, GetStructField}
