@@ -49,16 +49,10 @@ object Skipstone {
   }
 
   /** The current version's table directory and definition JSON, or an empty list if none. */
-  def currentVersion(session: SparkSession, datasetRoot: String): java.util.List[String] = {
-    val dir = MetadataStore.metadataDir(session, datasetRoot)
-    MetadataStore.latestVersion(session, dir).toSeq.flatMap { v =>
-      val versionDir = MetadataStore.versionDir(dir, v)
-      val file = MetadataStore.definitionFile(versionDir)
-      val in = file.getFileSystem(session.sessionState.newHadoopConf()).open(file)
-      val json = try new String(in.readAllBytes(), "UTF-8") finally in.close()
-      Seq(v.toString, MetadataStore.tableDir(versionDir).toString, json)
+  def currentVersion(session: SparkSession, datasetRoot: String): java.util.List[String] =
+    MetadataStore.current(session, datasetRoot).toSeq.flatMap { case (version, tableDir, json) =>
+      Seq(version.toString, tableDir.toString, json)
     }.asJava
-  }
 
   /**
    * Forget every cached metadata version and every managed table's cached resolution (its newest
@@ -69,11 +63,7 @@ object Skipstone {
     io.skipstone.table.ManagedTables.clear()
   }
 
-  def drop(session: SparkSession, datasetRoot: String): Boolean = {
-    val dropped = MetadataStore.drop(session, datasetRoot)
-    MetadataCache.invalidate(session, datasetRoot)
-    dropped
-  }
+  def drop(session: SparkSession, datasetRoot: String): Boolean = MetadataCache.drop(session, datasetRoot)
 
   /**
    * What a DataFrame reads, as JSON: `root` (null when it reads several paths), `format`, `table` (or null), `reader` (the

@@ -85,6 +85,13 @@ object MetadataCache extends Logging {
     }
   }
 
+  /** Removes every version of the dataset's metadata (never the data) and forgets the cached ones. */
+  def drop(session: SparkSession, datasetRoot: String): Boolean = {
+    val dropped = MetadataStore.drop(session, datasetRoot)
+    invalidate(session, datasetRoot)
+    dropped
+  }
+
   def invalidate(session: SparkSession, datasetRoot: String): Unit = {
     val removed = entries.synchronized(Option(entries.remove(MetadataStore.metadataDir(session, datasetRoot).toString)))
     removed.flatMap(_.metadata).foreach(_.release())

@@ -118,6 +118,21 @@ object MetadataStore {
     try DatasetIndex.fromJson(new String(in.readAllBytes(), StandardCharsets.UTF_8)) finally in.close()
   }
 
+  /**
+   * The newest published version of the dataset's metadata: its number, table directory and
+   * definition JSON (index.json as written), or None when the dataset has none.
+   */
+  def current(session: SparkSession, datasetRoot: String): Option[(Long, Path, String)] = {
+    val dir = metadataDir(session, datasetRoot)
+    latestVersion(session, dir).map { v =>
+      val versionDir = this.versionDir(dir, v)
+      val file = definitionFile(versionDir)
+      val in = file.getFileSystem(session.sessionState.newHadoopConf()).open(file)
+      val json = try new String(in.readAllBytes(), StandardCharsets.UTF_8) finally in.close()
+      (v, tableDir(versionDir), json)
+    }
+  }
+
   /** Removes every version of the dataset's metadata (never the data). */
   def drop(session: SparkSession, datasetRoot: String): Boolean = {
     val dir = metadataDir(session, datasetRoot)

@@ -5,7 +5,7 @@ import org.apache.spark.sql.types.StructType
 import org.json4s._
 import org.json4s.jackson.JsonMethods
 
-import io.skipstone.Skipstone
+import io.skipstone.metadata.MetadataStore
 import io.skipstone.sql.{ResolvedTarget, Target}
 
 /** `DESCRIBE SKIPPING INDEX ON t`: one row per index, the columns of Python's `describe()`. */
@@ -16,13 +16,13 @@ final case class DescribeSkippingIndexCommand(target: Target) extends SkipstoneC
   override def run(session: SparkSession): Seq[Row] = {
     implicit val formats: Formats = DefaultFormats
     val dataset = ResolvedTarget(session, target)
-    Skipstone.currentVersion(session, dataset.root).toArray(Array.empty[String]) match {
-      case Array(version, tableDir, definition) =>
-        val filesIndexed = session.read.parquet(tableDir).count()
-        val metadataDir = Skipstone.metadataDir(session, dataset.root)
+    MetadataStore.current(session, dataset.root) match {
+      case Some((version, tableDir, definition)) =>
+        val filesIndexed = session.read.parquet(tableDir.toString).count()
+        val metadataDir = MetadataStore.metadataDir(session, dataset.root).toString
         (JsonMethods.parse(definition) \ "indexes").children.map { ix =>
           Row((ix \ "name").extract[String], (ix \ "kind").extract[String], (ix \ "columns").extract[Seq[String]],
-            version.toLong, filesIndexed, dataset.root, metadataDir)
+            version, filesIndexed, dataset.root, metadataDir)
         }
       case _ => Nil
     }

@@ -3,7 +3,7 @@ package io.skipstone.sql.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.StructType
 
-import io.skipstone.Skipstone
+import io.skipstone.metadata.MetadataCache
 import io.skipstone.sql.{ResolvedTarget, SkipstoneSqlException, Target}
 
 /** `DROP SKIPPING INDEX ON t`: deletes the dataset's metadata (never its data), as Python's `drop()`. */
@@ -17,6 +17,6 @@ final case class DropSkippingIndexCommand(target: Target) extends SkipstoneComma
       throw new SkipstoneSqlException(s"$statement: ${target.sql} is a managed table: dropping its metadata " +
         "would drop its log too; delete the table's directory instead")
     }
-    Seq(Row(dataset.root, Skipstone.drop(session, dataset.root)))
+    Seq(Row(dataset.root, MetadataCache.drop(session, dataset.root)))
   }
 }
