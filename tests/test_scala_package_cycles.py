@@ -190,7 +190,8 @@ def file_edges(code: str, package: str, packages: set[str]) -> list[tuple[str, i
             line_start = code.rfind("\n", 0, m.start()) + 1
             if re.match(r"[ \t]*package\b", code[line_start:]):
                 continue
-            inner = resolve(target + m.group(0)[len(name):-2].rstrip("."), packages) or target
+            prefix = m.group(0)[:-2]  # `clauses.rules` of `clauses.rules.R`
+            inner = resolve(target + prefix[len(name):], packages) or target
             found.append((inner, line_of(m.start())))
     return [(p, line) for p, line in found if p != package]
 
