@@ -78,3 +78,16 @@ def run_both_ways(spark: Any, sql: str, parquet_pushdown: bool = True) -> tuple[
         spark.conf.set("spark.sql.parquet.filterPushdown", "true")
     assert actual == expected, f"results differ with skipping on for: {sql}"
     return actual, stats
+
+
+def run_df_both_ways(spark: Any, make_df: Any) -> tuple[list[tuple[Any, ...]], skipstone.QueryStats]:
+    """``make_df()`` (a DataFrame, made anew each time) with skipping off (reference) and on;
+    the rows must be equal. Returns them and the stats of the run with skipping on."""
+    spark.conf.set("spark.skipstone.enabled", "false")
+    try:
+        expected = normalized(make_df().collect())
+    finally:
+        spark.conf.set("spark.skipstone.enabled", "true")
+    actual = normalized(make_df().collect())
+    assert actual == expected
+    return actual, skipstone.last_query_stats(spark)

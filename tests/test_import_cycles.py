@@ -12,13 +12,7 @@ from __future__ import annotations
 from tests.import_graph import cycle, edges, reaches
 
 # (importer, imported): the deferred imports that close the cycles still to untangle, and why.
-KNOWN_CYCLE_IMPORTS: dict[tuple[str, str], str] = {
-    # Skipstone.for_path answers a managed table's root with its handle, and Skipstone.create
-    # creates one, while the table package builds on Skipstone: the managed table needs one
-    # owner (issue 22) before the dataset handle can stop knowing about it.
-    ("skipstone.dataset", "skipstone.table"): "for_path and create return a ManagedTable",
-    ("skipstone.dataset", "skipstone.table.create"): "Skipstone.create creates a managed table",
-}
+KNOWN_CYCLE_IMPORTS: dict[tuple[str, str], str] = {}
 
 
 def test_the_package_has_no_import_cycle_even_inside_functions_but_the_known_ones():

@@ -9,13 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
-import skipstone
 import udfs  # noqa: F401  (Python workers run this interpreter)
-from conftest import normalized
+from conftest import run_df_both_ways
 from skipstone import Formatted, MinMax, Role, Rule, RuleIndex, Skipstone, ValueList
 
 
@@ -25,16 +24,7 @@ def write_text(root: str, name: str, text: str) -> None:
         f.write(text)
 
 
-def both_ways(spark: Any, make_df: Callable[[], Any]) -> tuple[list[tuple[Any, ...]], Any]:
-    """``make_df()`` with skipping off (reference) and on; the rows must be equal."""
-    spark.conf.set("spark.skipstone.enabled", "false")
-    try:
-        expected = normalized(make_df().collect())
-    finally:
-        spark.conf.set("spark.skipstone.enabled", "true")
-    actual = normalized(make_df().collect())
-    assert actual == expected
-    return actual, skipstone.last_query_stats(spark)
+both_ways = run_df_both_ways
 
 
 def unanswered(stats: Any) -> str:

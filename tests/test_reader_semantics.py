@@ -7,8 +7,7 @@ import os
 
 import pytest
 
-import skipstone
-from conftest import normalized, run_both_ways
+from conftest import run_both_ways, run_df_both_ways
 from skipstone import MinMax, Skipstone, SkipstoneError
 
 
@@ -18,16 +17,7 @@ def write_text(root: str, name: str, text: str) -> None:
         f.write(text)
 
 
-def both_ways_df(spark, make_df):
-    """``make_df()`` run with skipping off (reference) and on; the rows must be equal."""
-    spark.conf.set("spark.skipstone.enabled", "false")
-    try:
-        expected = normalized(make_df().collect())
-    finally:
-        spark.conf.set("spark.skipstone.enabled", "true")
-    actual = normalized(make_df().collect())
-    assert actual == expected
-    return actual, skipstone.last_query_stats(spark)
+both_ways_df = run_df_both_ways
 
 
 @pytest.fixture()

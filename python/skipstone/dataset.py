@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType
@@ -54,12 +54,10 @@ class Skipstone:
         """
         entry = jvm_entry(spark)
         root = java_call(entry.qualify, spark._jsparkSession, path)
-        from skipstone.table.manifest import latest  # managed tables: the same handle create returned
-
-        if cls is Skipstone and latest(spark, root) is not None:
-            from skipstone.table import ManagedTable
-
-            return ManagedTable(spark, root)
+        if cls is Skipstone:  # managed tables: the same handle create returned
+            table = _managed_tables().open(spark, root)
+            if table is not None:
+                return table
         found = list(java_call(entry.sniffFormat, spark._jsparkSession, root))
         if found and format.lower() in ("parquet", "orc") and found[0] != format.lower():
             raise SkipstoneError(
@@ -78,11 +76,7 @@ class Skipstone:
         >>> t = Skipstone.create(spark, "/data/lineitem", df, layout=Amoeba(block_bytes=64 << 20),
         ...                      indexes=[MinMax("l_comment")])      # doctest: +SKIP
         """
-        from skipstone.table import ManagedTable
-        from skipstone.table.create import create_table
-
-        version = create_table(spark, path, df, layout, indexes, sample_rows)
-        return ManagedTable(spark, version.root)
+        return _managed_tables().create(spark, path, df, layout, indexes, sample_rows)
 
     @classmethod
     def for_table(cls, spark: SparkSession, name: str) -> Skipstone:
@@ -270,3 +264,29 @@ class Skipstone:
 
     def _metadata_dir(self) -> str:
         return str(java_call(self._jvm.metadataDir, self._jsession, self.root))
+
+
+class ManagedTables(Protocol):
+    """What the dataset handle needs of managed tables, which build on datasets (skipstone.table
+    registers itself on import), so that this module imports no table code."""
+
+    def open(self, spark: SparkSession, root: str) -> Any:
+        """The table's handle if ``root`` is a managed table, else None."""
+
+    def create(self, spark: SparkSession, path: str, df: DataFrame, layout: Any,
+               indexes: Sequence[IndexType], sample_rows: int | None) -> Any:
+        """Create a managed table and return its handle."""
+
+
+_registered: list[ManagedTables] = []
+
+
+def register_managed_tables(tables: ManagedTables) -> None:
+    _registered[:] = [tables]
+
+
+def _managed_tables() -> ManagedTables:
+    # `import skipstone` imports skipstone.table, which registers before any call can get here.
+    if not _registered:
+        raise SkipstoneError("skipstone.table is not imported: import skipstone first")
+    return _registered[0]

@@ -91,7 +91,7 @@ object MetadataStore {
   /**
    * A managed table's metadata versions are the table's to delete: its versions record which
    * one they use, and its vacuum keeps every version a retained table version references
-   * (io.skipstone.table.Vacuum). The log's location is part of the table format.
+   * (the table package's `Vacuum`). The log's location is part of the table format.
    */
   private def isManagedTable(fs: FileSystem, datasetRoot: String): Boolean =
     fs.exists(new Path(new Path(datasetRoot, DefaultDirName), "log"))
