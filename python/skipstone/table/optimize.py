@@ -7,7 +7,7 @@ import math
 import time
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
@@ -122,18 +122,29 @@ def apply(spark: SparkSession, p: OptimizePlan, reason: str = "") -> OptimizeRes
             committed = manifest.commit(spark, root, base.version, "OPTIMIZE", added, sorted(removed),
                                         layout=layout_to_json(tree), metadata_version=metadata_version, commit_info=info)
         except Exception as e:  # not a SimulatedCrash: a killed process cleans nothing up either
-            for w in written:  # ours alone, and no version lists them
-                delete(spark, w.path)
-            if published:
-                _repair_metadata(spark, root, published)
-            delete(spark, staging)
-            if isinstance(e, SkipstoneError):
+            failure = abandon_rewrite(spark, root, written, published, staging, e)
+            if failure is e:
                 raise
-            raise SkipstoneError(f"optimize of {root} failed and committed nothing: {failure_reason(e)}") from e
+            raise failure from e
     failpoints.check(spark, "optimize.afterCommit")
     delete(spark, staging)
     return OptimizeResult(committed.version, change.benefit, change.cost, rows_rewritten, len(added), len(old),
                           "layout", reason or change.description, sum(f.size for f in old))
+
+
+def abandon_rewrite(spark: SparkSession, root: str, written: Sequence[WrittenFile], published: set[str],
+                    staging: str, error: Exception) -> SkipstoneError:
+    """After a rewrite failed before or at its commit: delete the files it wrote (ours alone, and
+    no version lists them) and its staging, give the winner's files their metadata back, and
+    return the error to raise (``error`` itself when it already says what went wrong)."""
+    for w in written:
+        delete(spark, w.path)
+    if published:
+        _repair_metadata(spark, root, published)
+    delete(spark, staging)
+    if isinstance(error, SkipstoneError):
+        return error
+    return SkipstoneError(f"optimize of {root} failed and committed nothing: {failure_reason(error)}")
 
 
 def _repair_metadata(spark: SparkSession, root: str, covered: set[str]) -> None:

@@ -25,9 +25,8 @@ from skipstone.table import failpoints, manifest
 from skipstone.table.container import delete, new_staging_dir, read_sample, relative
 from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
 from skipstone.table.indexing import replace_metadata
-from skipstone.table.failures import failure_reason
 from skipstone.table.lease import writer_lease
-from skipstone.table.optimize import OptimizeResult, _repair_metadata
+from skipstone.table.optimize import OptimizeResult, abandon_rewrite
 from skipstone.table.writer import WrittenFile, write_blocks
 
 if TYPE_CHECKING:
@@ -119,14 +118,10 @@ def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, column
                                         metadata_version=metadata_version,
                                         properties={"layout.spec": json.dumps(spec.to_json())}, commit_info=info)
         except Exception as e:  # not a SimulatedCrash: a killed process cleans nothing up either
-            for w in written:  # ours alone, and no version lists them
-                delete(spark, w.path)
-            if published:
-                _repair_metadata(spark, root, published)
-            delete(spark, staging)
-            if isinstance(e, SkipstoneError):
+            failure = abandon_rewrite(spark, root, written, published, staging, e)
+            if failure is e:
                 raise
-            raise SkipstoneError(f"optimize of {root} failed and committed nothing: {failure_reason(e)}") from e
+            raise failure from e
     failpoints.check(spark, "optimize.relayout.afterCommit")
     delete(spark, staging)
     return OptimizeResult(committed.version, 0.0, float(total), total, len(added), len(removed), "layout", reason,
