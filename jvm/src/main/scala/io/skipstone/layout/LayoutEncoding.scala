@@ -1,6 +1,7 @@
 package io.skipstone.layout
 
 import org.apache.spark.sql.Column
+import org.apache.spark.sql.catalyst.util.CollationFactory
 import org.apache.spark.sql.functions._
 import org.apache.spark.sql.types._
 
@@ -25,7 +26,7 @@ object LayoutEncoding {
     case TimestampType | TimestampNTZType => Some(ColumnKind.Timestamp)
     case BooleanType => Some(ColumnKind.Categorical)
     // collated strings order differently from the dictionary's byte order
-    case s: StringType if s.isUTF8BinaryCollation => Some(ColumnKind.Categorical)
+    case s: StringType if s.collationId == CollationFactory.UTF8_BINARY_COLLATION_ID => Some(ColumnKind.Categorical)
     case _ => None
   }
 
