@@ -51,12 +51,20 @@ object LayoutEncoding {
   private def numeric(c: Column, dataType: DataType): Column = dataType match {
     case DateType => unix_date(c)
     case TimestampType => unix_micros(c)
-    // NTZ values are wall-clock times, encoded as microseconds since the wall clock's epoch.
-    // Never through a cast to TIMESTAMP, which reads the wall clock in the session's time zone:
-    // a table created in one zone would be routed differently in another.
-    case TimestampNTZType => timestamp_diff("MICROSECOND", expr("TIMESTAMP_NTZ'1970-01-01 00:00:00'"), c)
+    case TimestampNTZType => wallClockMicros(c)
     case _ => c.cast(DoubleType)
   }
+
+  /**
+   * A TIMESTAMP_NTZ as microseconds since the wall clock's epoch, from its fields, which Spark
+   * reads without a time zone. Never through a cast to TIMESTAMP, which reads the wall clock in
+   * the session's time zone (`timestampdiff` casts so too): a wall-clock time that zone skips
+   * (02:30 on the day clocks go forward) would move by the gap, so a table created in one zone
+   * would route differently in another.
+   */
+  private def wallClockMicros(c: Column): Column =
+    unix_date(to_date(c)).cast(LongType) * 86400000000L + (hour(c) * 3600L + minute(c) * 60L) * 1000000L +
+      (date_part(lit("SECOND"), c) * 1000000).cast(LongType)
 
   /**
    * Ranks are integers and values missing from the dictionary sit half-way between ranks, so the

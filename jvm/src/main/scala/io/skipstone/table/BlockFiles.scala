@@ -10,10 +10,10 @@ import io.skipstone.metadata.{FileIdentity, FilePaths}
 
 /**
  * Writes rows into one file per block with Spark's Parquet writer (several files when a block
- * holds more than `maxRowsPerFile` rows), as Python's `skipstone.table.writer` does: into a
- * staging directory this writer alone owns, then renamed into the root as `b<block>-<Spark's
- * part name>`. Spark's own listing reads only files directly in a directory without partition
- * columns, so plain readers need them there; a rename keeps the size and modification time.
+ * holds more than `maxRowsPerFile` rows): into a staging directory this writer alone owns, then
+ * renamed into the root as `b<block>-<Spark's part name>`. Spark's own listing reads only files
+ * directly in a directory without partition columns, so plain readers need them there; a rename
+ * keeps the size and modification time.
  *
  * Spark's hash partitioning sends a key to partition `pmod(murmur3(key), n)`; for each block a
  * key that lands on the block's own partition is found once, on the driver, so a repartition by
@@ -32,11 +32,24 @@ object BlockFiles {
    *                in `blocks`, or NULL, fails the write before anything is committed
    */
   def write(session: SparkSession, rows: DataFrame, blockOf: Column, blocks: Seq[Long], staging: Path, root: String,
-            maxRowsPerFile: Long): Seq[Written] = {
+            maxRowsPerFile: Long): Seq[Written] =
+    writeBlocks(session, rows, blockOf, Nil, blocks, staging, root, maxRowsPerFile)
+
+  /**
+   * [[write]] for rows that carry their block in column `blockColumn` (as
+   * `LayoutRouting.withBlock` adds it); that column is not written.
+   */
+  def writeRouted(session: SparkSession, routed: DataFrame, blockColumn: String, blocks: Seq[Long], staging: Path,
+                  root: String, maxRowsPerFile: Long): Seq[Written] =
+    writeBlocks(session, routed, col(s"`${blockColumn.replace("`", "``")}`"), Seq(blockColumn), blocks, staging, root,
+      maxRowsPerFile)
+
+  private def writeBlocks(session: SparkSession, rows: DataFrame, blockOf: Column, notWritten: Seq[String],
+                          blocks: Seq[Long], staging: Path, root: String, maxRowsPerFile: Long): Seq[Written] = {
     val stray = blocks.size // the partition of rows that belong to no block being written
     val keys = partitionKeys(stray + 1)
     val keyOf = typedLit(blocks.zipWithIndex.map { case (b, i) => b -> keys(i) }.toMap)
-    val keyed = rows.withColumn(KeyColumn, coalesce(try_element_at(keyOf, blockOf), lit(keys(stray))))
+    val keyed = rows.withColumn(KeyColumn, coalesce(try_element_at(keyOf, blockOf), lit(keys(stray)))).drop(notWritten: _*)
     keyed.repartition(stray + 1, col(KeyColumn)).drop(KeyColumn)
       .write.option("maxRecordsPerFile", math.max(1L, maxRowsPerFile)).parquet(staging.toString)
 

@@ -1,11 +1,9 @@
-package io.skipstone.table
-
-import org.apache.spark.sql.api.java.UDF2
+package io.skipstone.layout
 
 /**
  * Space-filling-curve keys of one row's per-column cell codes, bit for bit those of
- * `skipstone.layout.curves` (Python computes the layout's block boundaries on the sample; the
- * executors must compute the same key for every row to route it to the block the layout says).
+ * `skipstone.layout.curves`: Python computes a curve layout's block boundaries from the keys of
+ * its sample, so every row must get the same key here to land in the block the layout says.
  */
 object CurveKeys {
 
@@ -57,12 +55,3 @@ object CurveKeys {
   }
 }
 
-/**
- * `skipstone_hilbert_key(codes array<bigint>, bits int) bigint`, registered by the Python side
- * with `spark.udf.registerJavaFunction` before it routes rows: a plain Java UDF, so it needs no
- * change to the session extension and runs in the executors like any other expression.
- */
-class HilbertKey extends UDF2[scala.collection.Seq[java.lang.Long], java.lang.Integer, java.lang.Long] {
-  override def call(codes: scala.collection.Seq[java.lang.Long], bits: java.lang.Integer): java.lang.Long =
-    CurveKeys.hilbert(codes.iterator.map(_.longValue).toArray, bits)
-}
