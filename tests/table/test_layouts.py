@@ -9,7 +9,6 @@ import pytest
 from skipstone import ManagedTable, Skipstone
 from skipstone.layout import Hilbert, Paw, QdTree, ZOrder
 from skipstone.layout.curves import hilbert_keys, zorder_keys
-from skipstone.table.curve_routing import HILBERT_FUNCTION, register_curve_functions
 from tests.conftest import normalized
 from tests.table.table_data import SCHEMA, as_multiset, encoded_rows_by_file, mixed_rows
 
@@ -70,7 +69,7 @@ def test_answers_equal_plain_spark_on_the_original_data(spark, table, plain):
 
 
 def test_every_row_is_in_the_block_the_layout_routes_it_to(spark, table):
-    """The executors' routing (CASE trees, curve keys) agrees with the layout package's own."""
+    """The executors' routing (the JVM's CASE trees, curve keys) agrees with the layout package's own."""
     v = table.current()
     layout = v.tree
     position = {int(b): p for p, b in enumerate(layout.block_ids)}
@@ -87,14 +86,17 @@ def test_files_are_within_the_size_bounds(table):
     assert len(files) >= ROWS // (2 * BLOCK_ROWS)
 
 
-def test_the_curve_keys_computed_by_spark_are_those_of_the_layout_package(spark):
+def test_the_curve_keys_the_jvm_routes_by_are_those_of_the_layout_package(spark):
     codes = np.random.default_rng(1).integers(0, 1 << 5, size=(300, 3)).astype(np.uint64)
-    register_curve_functions(spark)
-    df = spark.createDataFrame([tuple(int(c) for c in row) for row in codes], "a long, b long, c long")
-    got = [r[0] for r in df.selectExpr(f"{HILBERT_FUNCTION}(array(a, b, c), 5)").collect()]
-    assert got == hilbert_keys(codes, 5).tolist()
-    from skipstone.table.curve_routing import _zorder_key
-    from pyspark.sql import functions as F
+    keys = spark._jvm.io.skipstone.layout.CurveKeys
+    gateway = spark.sparkContext._gateway
 
-    got = [r[0] for r in df.select(_zorder_key([F.col("a"), F.col("b"), F.col("c")], 5)).collect()]
-    assert got == zorder_keys(codes, 5).tolist()
+    def jvm_codes(row: np.ndarray) -> object:
+        array = gateway.new_array(gateway.jvm.long, len(row))
+        for i, c in enumerate(row):
+            array[i] = int(c)
+        return array
+
+    rows = [jvm_codes(row) for row in codes]
+    assert [keys.hilbert(r, 5) for r in rows] == hilbert_keys(codes, 5).tolist()
+    assert [keys.zorder(r, 5) for r in rows] == zorder_keys(codes, 5).tolist()

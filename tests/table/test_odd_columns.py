@@ -107,12 +107,31 @@ def test_a_cut_at_null_on_a_string_or_boolean_column_routes_nulls_left(spark, tm
     from pyspark.sql import functions as F
 
     from skipstone.layout.schema import Column as LayoutColumn
-    from skipstone.layout.schema import ColumnKind
-    from skipstone.per_file import column_of
-    from skipstone.table.columns import at_most
+    from skipstone.layout.schema import ColumnKind, Schema
+    from skipstone.layout.tree import Leaf, PartitionTree, Split
+    from tests.table.jvm_routing import with_jvm_block
 
     df = spark.createDataFrame([(None, None), ("a", True), ("b", False), (None, True)], "s STRING, b BOOLEAN")
     for name, categories in (("s", ("a", "b")), ("b", (False, True))):
-        column = LayoutColumn(name, ColumnKind.CATEGORICAL, categories)
-        left = df.where(at_most(column_of([name]), df.schema[name].dataType, column, -math.inf))
+        tree = PartitionTree(Schema((LayoutColumn(name, ColumnKind.CATEGORICAL, categories),)),
+                             Split(0, -math.inf, Leaf(0), Leaf(1)))
+        left = with_jvm_block(spark, df, tree).where("block = 0")
         assert left.where(F.col(name).isNotNull()).count() == 0 and left.count() == df.where(F.col(name).isNull()).count()
+
+
+def test_the_sample_encodes_a_wall_clock_time_the_session_zone_skips_as_its_wall_clock(spark):
+    """02:30 does not exist in Los Angeles on the night clocks go forward: a cast to TIMESTAMP
+    (which timestamp_diff makes) read it as 03:30, so the sample drawn there disagreed with the
+    sample drawn in any other zone by an hour."""
+    from pyspark.sql.types import TimestampNTZType
+
+    from skipstone.table.sample import draw_sample
+
+    df = spark.createDataFrame([(dt.datetime(2024, 3, 10, 2, 30),)], "tn TIMESTAMP_NTZ")
+    zone = "spark.sql.session.timeZone"
+    try:
+        spark.conf.set(zone, "America/Los_Angeles")
+        sample = draw_sample(df, {"tn": TimestampNTZType()}, 1, 1)
+    finally:
+        spark.conf.set(zone, "UTC")
+    assert sample.values[0, 0] == (dt.datetime(2024, 3, 10, 2, 30) - dt.datetime(1970, 1, 1)) / dt.timedelta(microseconds=1)

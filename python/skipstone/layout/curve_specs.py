@@ -2,7 +2,7 @@
 
 Each layout column is cut into ``2**bits`` cells at sample quantiles, rows are ordered by the
 curve key of their cell, and the key range is cut into blocks of equal rows. A table routes
-rows in the executors with the same cut points (``skipstone.table.curve_routing``).
+rows in the executors with the same cut points (``io.skipstone.layout.LayoutRouting`` in the JVM).
 
 >>> import numpy as np
 >>> from skipstone.layout import Hilbert, LayoutData

@@ -1,11 +1,10 @@
-"""How a Spark column becomes a layout column: its kind, its encoded value, and the test
-"encoded value <= cut" as a Spark expression.
+"""How a Spark column becomes a layout column: its kind and its encoded value.
 
 The layout algorithms see every value as one float (``skipstone.layout.schema``): numbers as
 they are, dates as days, timestamps as microseconds (never truncated), strings and booleans
-as their rank in the sample's sorted dictionary; NULL is -inf and NaN is +inf. Routing must
-agree with that encoding so that a block's rows are the rows its region describes; every test
-here is written to be TRUE or FALSE, never NULL, so each row takes exactly one branch.
+as their rank in the sample's sorted dictionary; NULL is -inf and NaN is +inf. Rows are routed
+to blocks in the JVM with the same encoding (``io.skipstone.layout.LayoutEncoding``), so that a
+block's rows are the rows its region describes.
 """
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ import math
 from typing import TYPE_CHECKING
 
 from skipstone.errors import SkipstoneError
-from skipstone.layout.schema import Column as LayoutColumn
 from skipstone.layout.schema import ColumnKind
 
 if TYPE_CHECKING:
@@ -81,10 +79,14 @@ def _numeric(c: Column, data_type: DataType) -> Column:
         return F.unix_micros(c)
     if name == "TimestampNTZType":
         # NTZ values are wall-clock times, encoded as microseconds since the wall clock's epoch,
-        # as the layout's literals are. Never through a cast to TIMESTAMP, which reads the wall
-        # clock in the session's time zone: a table created in one zone would then be routed
-        # differently in another (an optimize there found its rows outside the blocks rewritten).
-        return F.timestamp_diff("MICROSECOND", F.expr("TIMESTAMP_NTZ'1970-01-01 00:00:00'"), c)
+        # as the layout's literals are, from their fields, which Spark reads without a time zone.
+        # Never through a cast to TIMESTAMP (timestamp_diff casts too), which reads the wall clock
+        # in the session's time zone: a time the zone skips would move by the gap, and a table
+        # created in one zone would be routed differently in another. The JVM's LayoutEncoding
+        # encodes rows for routing the same way.
+        return (F.unix_date(F.to_date(c)).cast("long") * 86_400_000_000
+                + (F.hour(c) * 3600 + F.minute(c) * 60).cast("long") * 1_000_000
+                + (F.date_part(F.lit("SECOND"), c) * 1_000_000).cast("long"))
     return c.cast("double")
 
 
@@ -96,38 +98,3 @@ def encoded(c: Column, data_type: DataType) -> Column:
     if type(data_type).__name__ in _FLOATING:
         value = F.when(F.isnan(c), F.lit(math.inf)).otherwise(value)
     return F.when(c.isNull(), F.lit(-math.inf)).otherwise(value)
-
-
-def at_most(c: Column, data_type: DataType, column: LayoutColumn, cut: float) -> Column:
-    """``encoded(c) <= cut``, TRUE or FALSE for every row."""
-    from pyspark.sql import functions as F
-
-    if cut == math.inf:
-        return F.lit(True)
-    if column.kind is ColumnKind.CATEGORICAL:
-        return c.isNull() | _category_at_most(c, column, cut)
-    # NaN (+inf) is above every finite cut, and Spark orders NaN above every number too
-    return c.isNull() | (_numeric(c, data_type) <= F.lit(float(cut)))
-
-
-def _category_at_most(c: Column, column: LayoutColumn, cut: float) -> Column:
-    """Ranks are integers, values missing from the dictionary sit half-way between ranks; so the
-    largest encoded value <= cut is a multiple of 0.5, and the test is a comparison with one
-    dictionary value."""
-    from pyspark.sql import functions as F
-
-    if math.isinf(cut):  # -inf is NULL's encoding: no value is at most it (+inf is handled above)
-        return F.lit(cut > 0)
-    categories = column.categories
-    step = math.floor(cut * 2) / 2
-    if step == math.floor(step):  # a rank k: at most the k-th value
-        k = int(step)
-        if k < 0:
-            return F.lit(False)
-        return F.lit(True) if k >= len(categories) else c <= F.lit(categories[k])
-    k = int(math.floor(step)) + 1  # k - 0.5: below the k-th value
-    if k < 0:
-        return F.lit(False)
-    if k == 0:
-        return c < F.lit(categories[0]) if categories else F.lit(True)
-    return F.lit(True) if k >= len(categories) else c < F.lit(categories[k])

@@ -64,7 +64,7 @@ def _dictionary(name: str, items: list[Any], strings: bool) -> tuple[LayoutColum
     valid UTF-8 cannot be a category, since routing compares rows with categories as Spark
     string literals; it is left out of the dictionary and encoded half-way between the ranks
     around it, as every value missing from the dictionary is, which is also where routing puts
-    its rows (`columns.at_most`).
+    its rows (`io.skipstone.layout.LayoutEncoding.atMost`).
     """
     present = sorted({v for v in items if v is not None})
     keys = [v for v in present if _decodable(v)] if strings else present
