@@ -55,21 +55,21 @@ def test_appends_beside_a_forced_vacuum_loop_commit_exactly_their_rows(spark, ta
     assert as_multiset(spark.read.parquet(table.root)) == as_multiset(expected)
 
 
-def test_an_append_whose_files_vanish_fails_clearly_and_commits_nothing(spark, table):
-    from skipstone.table import writer
+def test_an_append_whose_files_vanish_fails_clearly_and_commits_nothing(spark, table, monkeypatch):
+    import os
 
-    original = writer.move
+    from skipstone.table import append
 
-    def move_then_lose(spark_, source, target):  # another process deletes the file as it lands
-        original(spark_, source, target)
-        import os
-        os.remove(target.removeprefix("file:"))
+    original = append.write_blocks
 
-    writer.move = move_then_lose
-    try:
-        with pytest.raises(SkipstoneError, match="committed nothing|nothing was committed"):
-            table.append(batch(spark, 5000, 100))
-    finally:
-        writer.move = original
+    def write_then_lose(*args, **kwargs):  # another process deletes the files as they land in the root
+        written = original(*args, **kwargs)
+        for w in written:
+            os.remove(w.path.removeprefix("file:"))
+        return written
+
+    monkeypatch.setattr(append, "write_blocks", write_then_lose)
+    with pytest.raises(SkipstoneError, match="committed nothing|nothing was committed"):
+        table.append(batch(spark, 5000, 100))
     assert table.version == 1
     assert as_multiset(spark.read.parquet(table.root)) == as_multiset(batch(spark, 0, ROWS))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from skipstone.layout.layout import Layout
 from skipstone.layout.serialization import layout_to_json
-from skipstone.session import java_call, jvm_entry
+from skipstone.session import jvm_entry
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -37,6 +37,8 @@ def write_blocks(spark: SparkSession, rows: DataFrame, layout: Layout, types: Ma
     """
     jvm_entry(spark)  # a clear error when the session has no Skipstone jar or extension
     routed_write = spark._jvm.io.skipstone.table.RoutedWrite  # type: ignore[union-attr]
-    text = java_call(routed_write.write, spark._jsparkSession, rows._jdf, json.dumps(layout_to_json(layout), allow_nan=False),
-                     json.dumps([int(b) for b in blocks]), staging, root, int(max_rows_per_file))
+    # A failure propagates as Spark raised it, as a failed Spark write does: the callers clean up
+    # and say that nothing was committed, with the failure's own message.
+    text = routed_write.write(spark._jsparkSession, rows._jdf, json.dumps(layout_to_json(layout), allow_nan=False),
+                              json.dumps([int(b) for b in blocks]), staging, root, int(max_rows_per_file))
     return [WrittenFile(f["path"], int(f["size"]), int(f["modificationTime"]), int(f["block"])) for f in json.loads(text)]
