@@ -1,7 +1,8 @@
 """Amoeba's upfront partitioning tree (Algorithm 1, CreateTree): no workload needed.
 
 Breadth first, every node takes the attribute with the most allocation left (leastAllocated),
-ties going to the attribute seen least on the path to the root and then to chance; the cut is
+ties going to the attribute seen least on the path to the root and then to chance (noise
+hashed from the seed, the node and the column: ``noise``, as the JVM's builder draws it); the cut is
 the median of the sample rows reaching the node. Each assignment spends
 2 / 2^(levels above the node) of that attribute's allocation, i.e. DataFraction * Fanout.
 Optional weights (workload hints, §6.4) split the allocation in proportion.
@@ -34,6 +35,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from skipstone.layout.builders import noise
 from skipstone.layout.builders.median import check_block_rows, median_cut, sample_scale, too_small_to_cut
 from skipstone.layout.builders.skipping_gain import SkippingGain
 from skipstone.layout.schema import LayoutData
@@ -63,12 +65,11 @@ def build_amoeba_tree(
     gain = None
     if correlations:
         usable = [c for c in candidates if np.isfinite(allocation[c])]
-        gain = SkippingGain(sample.values, usable, None if weights is None else allocation[usable],
-                            np.random.default_rng(seed))
+        gain = SkippingGain(sample.values, usable, None if weights is None else allocation[usable], seed)
     # Ours also sizes leaves as the k-d tree does (an uneven cut of a few-valued column would
     # leave a block smaller than asked for); the paper's tree cuts to its fixed depth.
     sized_leaves = block_rows if correlations else None
-    root = _create_tree(sample.values, scale, levels, candidates, allocation, np.random.default_rng(seed), gain, sized_leaves)
+    root = _create_tree(sample.values, scale, levels, candidates, allocation, seed, gain, sized_leaves)
     return PartitionTree(sample.schema, renumber(root))
 
 
@@ -110,12 +111,13 @@ def _create_tree(
     levels: int,
     candidates: list[int],
     allocation: np.ndarray,
-    rng: np.random.Generator,
+    seed: int,
     gain: SkippingGain | None,
     sized_leaves: float | None = None,
 ) -> Node:
     # Breadth first, as in the paper: allocation is spent level by level, so the two halves
-    # of a node see each other's choices and branch heterogeneously.
+    # of a node see each other's choices and branch heterogeneously. Node ids are heap
+    # positions (root 1, children 2n and 2n+1): they name a node for its noise.
     specs: dict[int, tuple[int, float] | None] = {}
     rows_of: dict[int, np.ndarray] = {}
     queue = deque([(1, levels, np.arange(len(values)), ())])
@@ -125,9 +127,9 @@ def _create_tree(
         specs[node_id] = None
         if depth <= 0 or (sized_leaves is not None and too_small_to_cut(len(rows), scale, sized_leaves)):
             continue
-        order = _by_preference(allocation, candidates, path, rng)
+        order = _by_preference(allocation, candidates, path, seed, node_id)
         if gain is not None:
-            order = gain.ranked(rows, order, rng)
+            order = gain.ranked(rows, order, node_id)
         for column in order:
             cut = median_cut(values[rows, column])
             if cut is None:
@@ -148,12 +150,14 @@ def _create_tree(
     return assemble(1)
 
 
-def _by_preference(allocation: np.ndarray, candidates: list[int], path: tuple[int, ...], rng: np.random.Generator) -> list[int]:
+def _by_preference(allocation: np.ndarray, candidates: list[int], path: tuple[int, ...], seed: int,
+                   node_id: int) -> list[int]:
     """leastAllocated as an ordering: most allocation left first; among (near-)equals, the
-    fewest uses on the path, then random. Columns weighted 0 are never used."""
+    fewest uses on the path, then chance (noise of the seed, the node and the column). Columns
+    weighted 0 are never used."""
     usable = [c for c in candidates if np.isfinite(allocation[c])]
-    noise = rng.random(len(usable))
+    chance = noise.unit(noise.hashed(seed, noise.PREFERENCE, node_id, np.array(usable, dtype=np.int64))).tolist()
     keyed = sorted(
-        zip(usable, noise), key=lambda cn: (-round(float(allocation[cn[0]]), 9), path.count(cn[0]), cn[1])
+        zip(usable, chance), key=lambda cn: (-round(float(allocation[cn[0]]), 9), path.count(cn[0]), cn[1])
     )
     return [c for c, _ in keyed]

@@ -17,7 +17,7 @@ cut that separates several correlated columns at once is worth as much as it rea
 >>> x = rng.random(2_000)
 >>> data = LayoutData.from_columns({"x": x, "y": x + rng.normal(0, 0.01, 2_000), "z": rng.random(2_000)})
 >>> gain = SkippingGain(data.values, [0, 1, 2])
->>> gain.ranked(np.arange(2_000), [0, 1, 2], rng)[-1]      # cutting z separates only z
+>>> gain.ranked(np.arange(2_000), [0, 1, 2], node=1)[-1]      # cutting z separates only z
 2
 """
 
@@ -27,6 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
+from skipstone.layout.builders import noise
 from skipstone.layout.builders.median import median_cuts
 
 # Gains within this fraction of the best are a tie (they are estimates from a sample), which the
@@ -46,30 +47,34 @@ class SkippingGain:
 
     Widths are read off ranks: each value is stored as the share of the sample below it and
     the share at or below it, so a node's width in a column is its largest upper rank minus
-    its smallest lower rank, with no search per node."""
+    its smallest lower rank, with no search per node. Which rows are measured is decided by
+    ``seed`` (``noise``), as ``io.skipstone.layout.builders.SkippingGain`` decides it."""
 
     def __init__(self, values: np.ndarray, columns: Sequence[int], weights: np.ndarray | None = None,
-                 rng: np.random.Generator | None = None) -> None:
+                 seed: int = 0) -> None:
         self.values = values
         self.columns = list(columns)
         self.weights = np.ones(len(self.columns)) if weights is None else np.asarray(weights, dtype=np.float64)
+        self.seed = seed
         # Ranks are kept for at most RANKED_ROWS of the sample; `position` maps a sample row to
         # its place among them (-1: not ranked).
-        rng = rng or np.random.default_rng(0)
-        ranked = np.arange(len(values)) if len(values) <= RANKED_ROWS else np.sort(rng.choice(len(values), RANKED_ROWS, replace=False))
+        everything = np.arange(len(values))
+        ranked = everything if len(values) <= RANKED_ROWS else \
+            np.sort(noise.choose(everything, RANKED_ROWS, seed, noise.RANKED_ROWS, 0))
         self.position = np.full(len(values), -1, dtype=np.int64)
         self.position[ranked] = np.arange(len(ranked))
         self.below, self.upto = _ranks(values[np.ix_(ranked, self.columns)])
 
-    def ranked(self, rows: np.ndarray, cut_columns: Sequence[int], rng: np.random.Generator) -> list[int]:
-        """`cut_columns` by the gain of a median cut on each at the node holding sample `rows`,
-        best first; a column that cannot be cut there goes last. Gains within `TIE` of the
-        best keep the order given, so the caller's preference breaks near ties."""
+    def ranked(self, rows: np.ndarray, cut_columns: Sequence[int], node: int) -> list[int]:
+        """`cut_columns` by the gain of a median cut on each at the node holding sample `rows`
+        (`node` names it, for the choice of rows to measure), best first; a column that cannot
+        be cut there goes last. Gains within `TIE` of the best keep the order given, so the
+        caller's preference breaks near ties."""
         rows = rows[self.position[rows] >= 0]
         if len(rows) < MIN_ROWS:
             return list(cut_columns)          # too few rows to measure: the caller's order
         if len(rows) > GAIN_ROWS:
-            rows = rng.choice(rows, GAIN_ROWS, replace=False)
+            rows = noise.choose(rows, GAIN_ROWS, self.seed, noise.GAIN_ROWS, node)
         gains = self.gains(rows, list(cut_columns))
         best = gains.max()
         near = [i for i, g in enumerate(gains) if np.isfinite(g) and g >= best - TIE * abs(best)]
