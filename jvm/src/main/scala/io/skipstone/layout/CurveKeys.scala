@@ -2,8 +2,9 @@ package io.skipstone.layout
 
 /**
  * Space-filling-curve keys of one row's per-column cell codes, bit for bit those of
- * `skipstone.layout.curves`: Python computes a curve layout's block boundaries from the keys of
- * its sample, so every row must get the same key here to land in the block the layout says.
+ * `skipstone.layout.curves`: a curve layout's block boundaries come from the keys of its sample
+ * (computed in Python or by [[io.skipstone.layout.builders.CurveBuilder]]), so every row must
+ * get the same key here to land in the block the layout says.
  */
 object CurveKeys {
 

@@ -98,7 +98,7 @@ object LayoutDocument {
     val version = (json \ "version").extractOpt[Int]
     require(version.exists(_ <= Version),
       s"layout format version ${version.getOrElse("missing")} is not supported (this reader knows up to $Version)")
-    val schema = (json \ "schema").children.map(readColumn)
+    val schema = readSchema(json \ "schema")
     (json \ "kind").extractOpt[String] match {
       case Some("tree") => TreeLayout(schema, readNode(json \ "root", schema))
       case Some("curve") =>
@@ -141,6 +141,9 @@ object LayoutDocument {
     i
   }
 
+  /** A layout's schema as its document's `schema` array holds it (and an encoded sample's schema). */
+  def readSchema(json: JValue): Seq[LayoutColumn] = json.children.map(readColumn)
+
   private def readColumn(json: JValue): LayoutColumn =
     LayoutColumn((json \ "name").extract[String], ColumnKind.named((json \ "kind").extract[String]),
       (json \ "categories").children.map(_.values))
@@ -181,7 +184,8 @@ object LayoutDocument {
   private def boundsJson(values: Seq[Double]): JValue =
     JArray(values.map(v => if (v.isInfinite) JNull else JDouble(v)).toList)
 
-  private def schemaJson(schema: Seq[LayoutColumn]): JValue = JArray(schema.map { c =>
+  /** The `schema` array of a layout document (categorical columns with their dictionary). */
+  def schemaJson(schema: Seq[LayoutColumn]): JValue = JArray(schema.map { c =>
     JObject(List("name" -> JString(c.name), "kind" -> JString(c.kind.name)) ++
       (if (c.categories.nonEmpty) List("categories" -> JArray(c.categories.map(Extraction.decompose).toList)) else Nil))
   }.toList)
