@@ -112,7 +112,7 @@ class TableCase(runner.Dataset):
 
     def __init__(self, spark: Any, spec: datagen.DatasetSpec, workdir: str, rng: random.Random) -> None:
         from skipstone import Skipstone
-        from skipstone.table.columns import column_kind
+        from skipstone.table.jvm_layout import layout_kinds
 
         self.spark, self.spec, self.rng = spark, spec, rng
         source_root = os.path.join(workdir, "source")
@@ -122,7 +122,8 @@ class TableCase(runner.Dataset):
         self.source = runner.read(spark, spec, source_root)
         leaves = columns_.leaves(self.source, {"p"} if spec.partitioned else set())
         self.indexes = indexgen.choose(rng, leaves, spec.case_sensitive)
-        orderable = [f.name for f in self.source.schema.fields if column_kind(f.dataType) is not None]
+        kinds = layout_kinds(spark, self.source.schema)
+        orderable = [f.name for f in self.source.schema.fields if kinds[f.name] is not None]
         self.layout = choose_layout(rng, orderable)
         self.root = os.path.join(workdir, "table")
         self.written = runner.normalized(self.source.collect())

@@ -122,7 +122,8 @@ def build_curve_layout(
         raise ValueError(f"bits={bits} over {len(chosen)} columns does not fit a 63-bit curve key")
     levels = np.arange(1, 1 << bits) / (1 << bits)
     # Between -inf (NULL) and +inf (NaN) a quantile interpolates to NaN: no value sorts there.
-    edges = tuple(_without_nan(np.unique(np.quantile(sample.values[:, c], levels))) for c in chosen)
+    with np.errstate(invalid="ignore"):
+        edges = tuple(_without_nan(np.unique(np.quantile(sample.values[:, c], levels))) for c in chosen)
     blocks = max(1, int(sample.rows * scale // block_rows))
     shell = CurveLayout(sample.schema, curve, chosen, bits, edges, np.zeros(0, np.uint64), np.zeros(1), np.zeros((1, 0)), np.zeros((1, 0)))
     unsorted_keys = shell.keys(sample.values)

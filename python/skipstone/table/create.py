@@ -20,6 +20,7 @@ from skipstone.table.columns import layout_columns, quoted_if_needed
 from skipstone.table.container import (delete, has_files_besides_leftovers, new_staging_dir, relative, write_sample,
                                        write_schema_summary)
 from skipstone.table.indexing import build_metadata
+from skipstone.table.jvm_layout import build_layout
 from skipstone.table.sample import draw_sample
 from skipstone.table.writer import WrittenFile, write_blocks
 
@@ -42,21 +43,21 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
     if not isinstance(layout, LayoutSpec):
         raise SkipstoneError(f"layout must be a layout spec such as Amoeba(block_bytes=...), got {layout!r}")
     if layout.columns is not None:
-        layout_columns(df.schema, tuple(layout.columns), root)  # names and types the builder cuts on
+        layout_columns(spark, df.schema, tuple(layout.columns), root)  # names and types the builder cuts on
     # The tree's schema holds every orderable column, not only those the upfront tree cuts on:
     # the adaptive optimizer may cut on any column the workload filters.
-    types = layout_columns(df.schema, None, root)
+    types = layout_columns(spark, df.schema, None, root)
     total = df.count()
     block_rows = float(layout.block_rows or max(1.0, layout.block_bytes / _bytes_per_row(df, total)))  # type: ignore[operator]
     blocks_wanted = max(1, math.ceil(total / block_rows))
     wanted_sample = sample_rows or max(10_000, 200 * blocks_wanted)
-    sample = draw_sample(df, types, total, min(total, wanted_sample))
+    sample = draw_sample(df, list(types), total, min(total, wanted_sample))
     if total == 0 or sample.rows == 0:
         from skipstone.layout.tree import Leaf
 
         tree: Layout = PartitionTree(sample.schema, Leaf(0, 0.0))
     else:
-        tree = layout.build(sample, block_rows, float(total))
+        tree = build_layout(spark, layout, sample, block_rows, float(total))
     written: list[WrittenFile] = []
     metadata_version, rows = None, {}
     staging = new_staging_dir(root, "create")

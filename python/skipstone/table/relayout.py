@@ -25,6 +25,7 @@ from skipstone.table import failpoints, manifest
 from skipstone.table.container import delete, new_staging_dir, read_sample, relative
 from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
 from skipstone.table.indexing import replace_metadata
+from skipstone.table.jvm_layout import build_layout
 from skipstone.table.lease import writer_lease
 from skipstone.table.optimize import OptimizeResult, abandon_rewrite
 from skipstone.table.writer import WrittenFile, write_blocks
@@ -85,7 +86,7 @@ def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, column
     sample = read_sample(spark, root, base.properties["layout.sample"], base.tree.schema)
     total = sum(f.rows for f in base.files)
     block_rows = float(base.properties["layout.blockRows"])
-    layout = spec.build(sample, block_rows, float(max(total, 1)))
+    layout = build_layout(spark, spec, sample, block_rows, float(max(total, 1)))
     types = {c.name: schema[c.name].dataType for c in layout.schema.columns}
     staging = new_staging_dir(root, "relayout")
     published: set[str] = set()

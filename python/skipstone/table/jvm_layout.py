@@ -1,0 +1,62 @@
+"""The JVM's layout builders and sample, as a table's Python code calls them.
+
+The built-in specs (``Amoeba``, ``KdTree``, ``Range``, ``ZOrder``, ``Hilbert``) are built by
+``io.skipstone.layout.builders`` so that a session without Python lays a table out exactly as a
+pyspark session does; a spec defined in Python is built by its own ``build``. Samples cross the
+boundary as their schema's JSON and their values as little-endian doubles, column after column.
+"""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from skipstone.layout.curve_specs import Hilbert, ZOrder
+from skipstone.layout.layout import Layout
+from skipstone.layout.protocols import LayoutSpec
+from skipstone.layout.schema import ColumnKind, LayoutData, Schema
+from skipstone.layout.serialization import layout_from_json
+from skipstone.layout.specs import Amoeba, KdTree, Range
+from skipstone.session import java_call
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+    from pyspark.sql.types import StructType
+
+# Exactly these classes: a subclass may build differently, so it builds itself.
+JVM_BUILT = (Amoeba, KdTree, Range, ZOrder, Hilbert)
+
+
+def builders(spark: SparkSession) -> Any:
+    """The JVM's ``LayoutCallsFromPython``: what Python calls of the builders package."""
+    return spark._jvm.io.skipstone.layout.builders.LayoutCallsFromPython  # type: ignore[union-attr]
+
+
+def build_layout(spark: SparkSession, spec: LayoutSpec, sample: LayoutData, block_rows: float,
+                 total_rows: float) -> Layout:
+    """``spec.build(sample, block_rows, total_rows)``, by the JVM for the built-in specs."""
+    if type(spec) not in JVM_BUILT:
+        return spec.build(sample, block_rows, total_rows)
+    document = java_call(builders(spark).build, json.dumps(spec.to_json()), to_jvm(spark, sample),
+                         float(block_rows), float(total_rows))
+    return layout_from_json(json.loads(document))
+
+
+def layout_kinds(spark: SparkSession, schema: StructType) -> dict[str, ColumnKind | None]:
+    """Per column of ``schema``, its layout kind (``LayoutEncoding.kindOf``), None when a layout cannot order it."""
+    kinds = json.loads(java_call(builders(spark).layoutKinds, schema.json()))
+    return {name: None if kind is None else ColumnKind(kind) for name, kind in kinds.items()}
+
+
+def from_jvm(sample: Any) -> LayoutData:
+    """A JVM ``EncodedSample`` as a ``LayoutData``."""
+    schema = Schema.from_json(json.loads(sample.schemaJson()))
+    values = np.frombuffer(bytes(sample.valueBytes()), dtype="<f8").reshape(schema.width, sample.rows()).T
+    return LayoutData(schema, np.ascontiguousarray(values, dtype=np.float64))
+
+
+def to_jvm(spark: SparkSession, sample: LayoutData) -> Any:
+    """A ``LayoutData`` as a JVM ``EncodedSample``."""
+    values = np.ascontiguousarray(sample.values.T, dtype="<f8").tobytes()
+    return java_call(builders(spark).sample, json.dumps(sample.schema.to_json()), sample.rows, bytearray(values))
