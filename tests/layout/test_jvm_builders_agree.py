@@ -159,3 +159,12 @@ def test_amoeba_measures_a_subset_of_a_sample_of_more_than_200_000_rows_alike(sp
     expected = python_document(spec, data, 10_000, 4e6)
     exactly(expected, jvm_document(spark, spec, data, 10_000, 4e6))
 
+
+
+@pytest.mark.parametrize("name", ["amoeba", "kd", "zorder", "hilbert"])
+@pytest.mark.parametrize("columns", [(), ("a", "b")])
+def test_sql_layout_names_mean_the_same_spec_in_the_jvm(spark, name, columns):
+    from skipstone.table.relayout import _SPECS
+
+    jvm = json.loads(jvm_layout.builders(spark).specFor(name.upper(), list(columns), 500))
+    assert jvm == _SPECS[name](500, tuple(columns) or None, []).to_json()
