@@ -22,6 +22,7 @@ import numpy as np
 PREFERENCE = 1  # Amoeba's tie-break among columns with equal allocation
 GAIN_ROWS = 2  # the rows of a node on which a cut's skipping gain is estimated
 RANKED_ROWS = 3  # the rows of the sample whose ranks the skipping gain keeps
+SAMPLE_TRIM = 4  # the rows a table's sample keeps of Spark's Bernoulli sample (drawn by the JVM only)
 
 _MASK = (1 << 64) - 1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

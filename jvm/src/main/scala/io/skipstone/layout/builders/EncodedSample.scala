@@ -10,7 +10,8 @@ import io.skipstone.layout.{LayoutColumn, LayoutDocument}
  * A sample of a table's rows in the layout encoding (Python's `LayoutData`): per layout column
  * (column-major) one double per sampled row; numbers as they are, dates as days, timestamps as
  * microseconds, strings and booleans as their rank in the column's dictionary (its
- * `categories`), NULL -inf and NaN +inf. The builders read it and never change it.
+ * `categories`), NULL -inf and NaN +inf. The builders read it and never change it (its arrays
+ * are shared, and compared by reference: equal samples are not `==`).
  */
 final case class EncodedSample(schema: Seq[LayoutColumn], columns: Array[Array[Double]]) {
   require(columns.length == schema.size, s"a sample of ${schema.size} layout columns holds ${columns.length} value columns")
