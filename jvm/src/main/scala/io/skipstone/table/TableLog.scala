@@ -54,9 +54,9 @@ object TableLog {
       else if (tries >= MaxAttempts) throw new ConcurrentTableChange(s"$root: gave up after $tries lost commits")
       else {
         val winner = latest(conf, root).getOrElse(Snapshot.Empty)
-        conflict(read, winner, change).foreach(why => throw new ConcurrentTableChange(
-          s"$root: version ${winner.version} was committed concurrently and $why; " +
-            s"this ${change.operation} based on version ${read.version} was not committed"))
+        conflict(read, winner, change).foreach(c => throw new ConcurrentTableChange(
+          s"$root: version ${winner.version} was committed concurrently and ${c.why}; " +
+            s"this ${change.operation} based on version ${read.version} was not committed", Some(c)))
         attempt(winner, tries + 1)
       }
     }
@@ -68,16 +68,14 @@ object TableLog {
    * with the winner's when every file it removes is still live, if it replaces the layout, the
    * layout it planned on is still the current one, and no unindexed file was absorbed by both.
    */
-  def conflict(read: Snapshot, winner: Snapshot, change: TableChange): Option[String] =
-    if (read.version == 0) Some("the table was created")
-    else if (!change.removed.subsetOf(winner.livePaths)) Some("it removed files this operation rewrites")
-    else if (change.layout.isDefined && winner.layout != read.layout) Some("it changed the layout")
+  def conflict(read: Snapshot, winner: Snapshot, change: TableChange): Option[Conflict] =
+    if (read.version == 0) Some(Conflict.TableCreated)
+    else if (!change.removed.subsetOf(winner.livePaths)) Some(Conflict.FilesRemoved)
+    else if (change.layout.isDefined && winner.layout != read.layout) Some(Conflict.LayoutChanged)
     // the winner absorbed a file of a name this change absorbs (the same bytes, or their predecessor)
     else if (change.absorbed.exists(a => absorbedAs(winner, a.path) != absorbedAs(read, a.path)))
-      Some("it absorbed the same unindexed files")
+      Some(Conflict.SameAbsorbed)
     else None
 
   private def absorbedAs(s: Snapshot, name: String): Option[AbsorbedFile] = s.absorbed.find(_.path == name)
 }
-
-class ConcurrentTableChange(message: String) extends RuntimeException(message)

@@ -73,7 +73,8 @@ object Tables {
       val now = scala.util.Try(path.getFileSystem(conf).getFileStatus(path)).toOption
       if (!now.exists(a.matches)) throw new ConcurrentTableChange(
         s"$root: another writer replaced or removed its file ${a.path} while this ${change.operation} absorbed it; " +
-          s"this ${change.operation} was not committed (run it again: the new file is unindexed table data)")
+          s"this ${change.operation} was not committed (run it again: the new file is unindexed table data)",
+        Some(Conflict.AbsorbedFileChanged))
     }
 
   /** The files other writers dropped into the root, oldest first: path (absolute), size, modification_time (ms). */
