@@ -20,6 +20,11 @@ sealed trait LayoutDocument {
   def schema: Seq[LayoutColumn]
   /** The ids of the blocks, in the order the layout lists them. */
   def blockIds: Seq[Int]
+  /**
+   * The same layout with each block's row count `rows(block id)`: the builders estimate counts on
+   * a sample, a table records the counts its files hold.
+   */
+  def withBlockRows(rows: Int => Double): LayoutDocument
   def columnIndex(name: String): Int = {
     val i = schema.indexWhere(_.name == name)
     require(i >= 0, s"layout column '$name' is not in the layout's schema (${schema.map(_.name).mkString(", ")})")
@@ -45,6 +50,14 @@ object ColumnKind {
 /** A partitioning tree: splits on one column, PAW's group splits, leaves that are blocks. */
 final case class TreeLayout(schema: Seq[LayoutColumn], root: LayoutNode) extends LayoutDocument {
   def blockIds: Seq[Int] = root.leaves.map(_.block)
+  def withBlockRows(rows: Int => Double): TreeLayout = {
+    def counted(node: LayoutNode): LayoutNode = node match {
+      case leaf: Leaf => leaf.copy(rows = rows(leaf.block))
+      case Split(column, cut, left, right) => Split(column, cut, counted(left), counted(right))
+      case GroupSplit(groups, rest) => GroupSplit(groups.map(g => g.copy(child = counted(g.child))), counted(rest))
+    }
+    copy(root = counted(root))
+  }
 }
 
 sealed trait LayoutNode {
@@ -81,6 +94,8 @@ final case class CurveLayout(schema: Seq[LayoutColumn], curve: String, columns: 
                              blocks: Seq[CurveBlock]) extends LayoutDocument {
   require(Seq("zorder", "hilbert").contains(curve), s"unknown curve '$curve' (known: zorder, hilbert)")
   def blockIds: Seq[Int] = blocks.indices
+  def withBlockRows(rows: Int => Double): CurveLayout =
+    copy(blocks = blocks.zipWithIndex.map { case (b, id) => b.copy(rows = rows(id)) })
 }
 final case class CurveBlock(rows: Double, low: Seq[Double], high: Seq[Double])
 

@@ -67,14 +67,16 @@ object TableLog {
    * Why `change` (planned on `read`) cannot be applied to `winner`, or None. A change commutes
    * with the winner's when every file it removes is still live, if it replaces the layout, the
    * layout it planned on is still the current one, and no unindexed file was absorbed by both.
+   * A change that conflicts in several ways is told the conflict it cannot resolve by retrying.
    */
   def conflict(read: Snapshot, winner: Snapshot, change: TableChange): Option[Conflict] =
     if (read.version == 0) Some(Conflict.TableCreated)
     else if (!change.removed.subsetOf(winner.livePaths)) Some(Conflict.FilesRemoved)
-    else if (change.layout.isDefined && winner.layout != read.layout) Some(Conflict.LayoutChanged)
     // the winner absorbed a file of a name this change absorbs (the same bytes, or their predecessor)
     else if (change.absorbed.exists(a => absorbedAs(winner, a.path) != absorbedAs(read, a.path)))
       Some(Conflict.SameAbsorbed)
+    // last: a writer resolves this one by routing its rows again, which none of the above allows
+    else if (change.layout.isDefined && winner.layout != read.layout) Some(Conflict.LayoutChanged)
     else None
 
   private def absorbedAs(s: Snapshot, name: String): Option[AbsorbedFile] = s.absorbed.find(_.path == name)
