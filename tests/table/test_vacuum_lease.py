@@ -2,6 +2,7 @@
 vacuum honours, so each append commits exactly its rows (or fails clearly, committing nothing)."""
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -10,6 +11,8 @@ from pyspark.sql import functions as F
 from skipstone import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.layout import KdTree
+from skipstone.table import failpoints
+from tests.table.table_copies import local_path
 from tests.table.table_data import as_multiset
 
 ROWS = 200
@@ -55,21 +58,19 @@ def test_appends_beside_a_forced_vacuum_loop_commit_exactly_their_rows(spark, ta
     assert as_multiset(spark.read.parquet(table.root)) == as_multiset(expected)
 
 
-def test_an_append_whose_files_vanish_fails_clearly_and_commits_nothing(spark, table, monkeypatch):
-    import os
+def test_an_append_whose_files_vanish_fails_clearly_and_commits_nothing(spark, table):
+    committed = {f.path for f in table.current().files}
 
-    from skipstone.table import append
+    def lose_the_new_files():  # another process deletes the append's files as they land
+        for name in os.listdir(local_path(table.root)):
+            if name.startswith("b") and name.endswith(".parquet") and name not in committed:
+                os.remove(os.path.join(local_path(table.root), name))
 
-    original = append.write_blocks
-
-    def write_then_lose(*args, **kwargs):  # another process deletes the files as they land in the root
-        written = original(*args, **kwargs)
-        for w in written:
-            os.remove(w.path.removeprefix("file:"))
-        return written
-
-    monkeypatch.setattr(append, "write_blocks", write_then_lose)
-    with pytest.raises(SkipstoneError, match="committed nothing|nothing was committed"):
-        table.append(batch(spark, 5000, 100))
+    failpoints.arm(spark, "append.afterWrite", action=lose_the_new_files)
+    try:
+        with pytest.raises(SkipstoneError, match="committed nothing|nothing was committed"):
+            table.append(batch(spark, 5000, 100))
+    finally:
+        failpoints.disarm_all(spark)
     assert table.version == 1
     assert as_multiset(spark.read.parquet(table.root)) == as_multiset(batch(spark, 0, ROWS))

@@ -9,18 +9,14 @@ import threading
 import time
 from typing import TYPE_CHECKING, Callable
 
-from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import AmoebaAdaptive, LayoutPolicy
 from skipstone.table import manifest, settings
-from skipstone.table.append import route_and_commit
 from skipstone.table.compaction import compact
-from skipstone.table.container import relative
 from skipstone.table.optimize import OptimizeResult, apply, plan
-from skipstone.table.strategies import UnindexedSelection, select_unindexed
+from skipstone.table.transaction import operations, python_roles, run
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
-    from pyspark.sql.types import StructType
 
 
 def run_iteration(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame | None,
@@ -30,9 +26,9 @@ def run_iteration(spark: SparkSession, base: manifest.TableVersion, workload: Da
     config = settings.read(spark, base.properties, base.root)
     for strategy in config.strategies:
         if strategy == "unindexed":
-            unindexed = select_unindexed(spark, base)
-            if unindexed is not None:
-                return _absorb(spark, base, unindexed)
+            absorbed = _absorb(spark, base)
+            if absorbed is not None:
+                return absorbed
         elif strategy == "compaction":
             compacted = compact(spark, base)  # the JVM selects and compacts (one implementation with SQL's OPTIMIZE)
             if compacted is not None:
@@ -44,29 +40,12 @@ def run_iteration(spark: SparkSession, base: manifest.TableVersion, workload: Da
     return None
 
 
-def _schema(base: manifest.TableVersion) -> StructType:
-    from pyspark.sql.types import StructType
-
-    return StructType.fromJson(json.loads(base.properties["schema"]))
-
-
-def _absorb(spark: SparkSession, base: manifest.TableVersion, selected: UnindexedSelection) -> OptimizeResult:
+def _absorb(spark: SparkSession, base: manifest.TableVersion) -> OptimizeResult | None:
     """Route the rows of other writers' files through the layout into the table's own, indexed
-    files; the version records the files as absorbed, so no reader reads their rows twice."""
-    names = tuple(relative(base.root, p) for p in selected.paths)
-    rows = spark.read.schema(_schema(base)).parquet(*selected.paths)
-    info = {"strategy": "unindexed", "reason": selected.reason, "selected": list(names), "bytesRead": selected.bytes}
-    # absorbed by content identity, not name: a file its writer replaces later is new table data
-    absorbed = selected.absorbed or names
-    try:
-        version, count, files = route_and_commit(spark, base, rows, "OPTIMIZE", "optimize.unindexed", info, absorbed)
-    except SkipstoneError as e:
-        if "was not committed" in str(e):
-            raise
-        raise SkipstoneError(f"optimize of {base.root} could not absorb the files other writers dropped into its root "
-                             f"({', '.join(names)}): {e}. Move the files out of the root (or fix them), or leave them "
-                             "unindexed with the property optimize.strategies = 'compaction,layout'") from None
-    return OptimizeResult(version, 0.0, float(count), count, files, 0, "unindexed", selected.reason, selected.bytes)
+    files, in the JVM (``io.skipstone.table.Absorb``); None when no such file waits."""
+    text = run(operations(spark).Absorb.runFromPython, spark._jsparkSession, base.root, int(base.version),
+               python_roles(spark, base.root))
+    return None if text is None else OptimizeResult.from_json(json.loads(text))
 
 
 def run_continuously(iteration: Callable[[], OptimizeResult | None], max_seconds: float | None,

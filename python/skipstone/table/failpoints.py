@@ -6,9 +6,10 @@ listed in docs/maintenance.md. Nothing fires unless a test arms a point.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from skipstone.errors import SkipstoneError
+from skipstone.jvm_callbacks import start_callbacks
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -28,13 +29,31 @@ def _registry(spark: SparkSession) -> Any:
     return spark._jvm.io.skipstone.table.Failpoints  # type: ignore[union-attr]
 
 
-def arm(spark: SparkSession, name: str, skip: int = 0, error: bool = False) -> None:
+def arm(spark: SparkSession, name: str, skip: int = 0, error: bool = False,
+        action: Callable[[], None] | None = None) -> None:
     """Make the operation die the next time it reaches ``name`` (after ``skip`` passes); with
-    ``error``, fail there with an ordinary error instead (its cleanup runs)."""
-    if error:
+    ``error``, fail there with an ordinary error instead (its cleanup runs); with ``action``,
+    run it there and carry on, as beside another process that acts at that moment."""
+    if action is not None:
+        start_callbacks(spark)
+        _registry(spark).armAction(name, int(skip), _Action(action))
+    elif error:
         _registry(spark).armError(name, int(skip))
     else:
         _registry(spark).arm(name, int(skip))
+
+
+class _Action:
+    """A test's action at a failpoint, run by the JVM over py4j's callback server."""
+
+    def __init__(self, action: Callable[[], None]) -> None:
+        self._action = action
+
+    def run(self) -> None:
+        self._action()
+
+    class Java:
+        implements = ["java.lang.Runnable"]
 
 
 def disarm_all(spark: SparkSession) -> None:

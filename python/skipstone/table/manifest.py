@@ -75,7 +75,7 @@ def commit(spark: SparkSession, root: str, read_version: int, operation: str, ad
     and content identity (``{"path", "size", "modificationTime", "fingerprint"}``)."""
     change = {"operation": operation, "added": [f.to_json() for f in added], "removed": list(removed),
               "metadataVersion": metadata_version, "properties": dict(properties or {}),
-              "commitInfo": _finite(dict(commit_info or {})), "absorbed": list(absorbed)}
+              "commitInfo": finite(dict(commit_info or {})), "absorbed": list(absorbed)}
     if layout is not None:
         change["layout"] = dict(layout)
     # Strict JSON: the log's reader (Jackson) refuses NaN and infinities.
@@ -84,14 +84,14 @@ def commit(spark: SparkSession, root: str, read_version: int, operation: str, ad
     return TableVersion.from_json(root, text)
 
 
-def _finite(value: Any) -> Any:
+def finite(value: Any) -> Any:
     """Commit info with each NaN or infinite number (a policy's benefit may be one) as a string."""
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: finite(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
+        return [finite(v) for v in value]
     return value
 
 

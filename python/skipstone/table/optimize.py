@@ -2,24 +2,20 @@
 replaces are read and rewritten; the result is committed atomically, or not at all."""
 from __future__ import annotations
 
+import dataclasses
 import json
-import math
-import time
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any
 
 from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
 from skipstone.layout.serialization import layout_to_json
-from skipstone.table import failpoints, manifest
-from skipstone.table.container import delete, new_staging_dir, read_sample, relative
-from skipstone.table.create import MAX_BLOCK_FACTOR, with_actual_rows
-from skipstone.table.indexing import replace_metadata
-from skipstone.table.failures import failure_reason
-from skipstone.table.lease import writer_lease
-from skipstone.table.writer import WrittenFile, write_blocks
+from skipstone.table import manifest
+from skipstone.table.container import read_sample
+from skipstone.table.manifest import finite
+from skipstone.table.transaction import operations, python_roles, run
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -48,6 +44,13 @@ class OptimizeResult:
     strategy: str = "layout"
     reason: str = ""
     bytes_read: int = 0
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> OptimizeResult:
+        """Python's view of the JVM's ``OptimizeResult`` JSON."""
+        return OptimizeResult(int(d["version"]), float(d["benefit"]), float(d["cost"]), int(d["rowsRewritten"]),
+                              int(d["filesAdded"]), int(d["filesRemoved"]), str(d["strategy"]), str(d["reason"]),
+                              int(d["bytesRead"]))
 
 
 def workload_queries(workload: DataFrame, base: manifest.TableVersion) -> list[Query]:
@@ -82,79 +85,17 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, 
 
 
 def apply(spark: SparkSession, p: OptimizePlan, reason: str = "") -> OptimizeResult:
-    """Rewrite the plan's blocks and commit; if a concurrent commit conflicts, remove what was
-    written and raise (the table is as the winner left it)."""
-    from pyspark.sql.types import StructType
-
-    started = time.monotonic()
-    base, change, root = p.base, p.change, p.base.root
-    old = base.files_of(change.rewritten_blocks)
-    schema = StructType.fromJson(json.loads(base.properties["schema"]))
-    types = {c.name: schema[c.name].dataType for c in change.tree.schema.columns}
-    new_blocks = sorted(set(change.tree.block_ids.tolist()) - set(base.tree.block_ids.tolist()))
-    staging = new_staging_dir(root, "optimize")
-    published: set[str] = set()  # the files our metadata version covers, once published
-    written: list[WrittenFile] = []
-    # the lease keeps a concurrent vacuum, even a forced one, off the files not committed yet
-    with writer_lease(spark, root, "optimize", staging, base.version):
-        try:
-            if old:
-                rows = spark.read.schema(schema).parquet(*[base.absolute(f) for f in old])
-                block_rows = float(base.properties["layout.blockRows"])
-                written = write_blocks(spark, rows, change.tree, types, new_blocks, staging, root,
-                                       math.ceil(MAX_BLOCK_FACTOR * block_rows))
-            failpoints.check(spark, "optimize.afterWrite")
-            removed = {f.path for f in old}
-            live = [(base.absolute(f), f.size, f.modification_time) for f in base.files if f.path not in removed]
-            added_files = [(w.path, w.size, w.mtime) for w in written]
-            metadata_version, counts = replace_metadata(spark, root, live + added_files, added_files, schema)
-            published = {path for path, _, _ in live + added_files}
-            failpoints.check(spark, "optimize.afterMetadata")
-            added = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, counts[w.path]) for w in written]
-            kept = [f for f in base.files if f.path not in removed]
-            tree = with_actual_rows(change.tree, kept + added)
-            rows_rewritten = sum(f.rows for f in old)
-            info = {"strategy": "layout", "reason": reason or change.description, "selected": sorted(f.path for f in old),
-                    "bytesRead": sum(f.size for f in old), "policy": p.policy, "benefit": change.benefit, "cost": change.cost, "rowsRewritten": rows_rewritten,
-                    "filesAdded": len(added), "filesRemoved": len(old), "blocksRewritten": list(change.rewritten_blocks),
-                    "blocksAdded": new_blocks, "description": change.description,
-                    "durationMs": round(1000 * (time.monotonic() - started), 1)}
-            committed = manifest.commit(spark, root, base.version, "OPTIMIZE", added, sorted(removed),
-                                        layout=layout_to_json(tree), metadata_version=metadata_version, commit_info=info)
-        except Exception as e:  # not a SimulatedCrash: a killed process cleans nothing up either
-            failure = abandon_rewrite(spark, root, written, published, staging, e)
-            if failure is e:
-                raise
-            raise failure from e
-    failpoints.check(spark, "optimize.afterCommit")
-    delete(spark, staging)
-    return OptimizeResult(committed.version, change.benefit, change.cost, rows_rewritten, len(added), len(old),
-                          "layout", reason or change.description, sum(f.size for f in old))
-
-
-def abandon_rewrite(spark: SparkSession, root: str, written: Sequence[WrittenFile], published: set[str],
-                    staging: str, error: Exception) -> SkipstoneError:
-    """After a rewrite failed before or at its commit: delete the files it wrote (ours alone, and
-    no version lists them) and its staging, give the winner's files their metadata back, and
-    return the error to raise (``error`` itself when it already says what went wrong)."""
-    for w in written:
-        delete(spark, w.path)
-    if published:
-        _repair_metadata(spark, root, published)
-    delete(spark, staging)
-    if isinstance(error, SkipstoneError):
-        return error
-    return SkipstoneError(f"optimize of {root} failed and committed nothing: {failure_reason(error)}")
-
-
-def _repair_metadata(spark: SparkSession, root: str, covered: set[str]) -> None:
-    """After a lost commit, the newest skipping metadata may cover this writer's files
-    (``covered``), not the winner's: publish it for the winner's version, collecting only the
-    files ours lacked, so the winner's files skip again."""
-    current = manifest.latest(spark, root)
-    if current is not None and current.files:
-        live = [(current.absolute(f), f.size, f.modification_time) for f in current.files]
-        try:
-            replace_metadata(spark, root, live, [f for f in live if f[0] not in covered])
-        except SkipstoneError as e:
-            warnings.warn(f"Skipstone: could not refresh the skipping metadata of {root}: {e}", stacklevel=2)
+    """Rewrite the plan's blocks and commit, in the JVM (``io.skipstone.table.Rewrite``); if a
+    concurrent commit conflicts, what was written is removed and a SkipstoneError says so (the
+    table is as the winner left it)."""
+    change, root = p.change, p.base.root
+    reason = reason or change.description
+    info = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost, "reason": reason,
+            "description": change.description}
+    # Strict JSON: the log's reader (Jackson) refuses NaN and infinities, which a policy's benefit may be.
+    document = {"layout": layout_to_json(change.tree), "rewritten": [int(b) for b in change.rewritten_blocks],
+                "info": finite(info)}
+    text = run(operations(spark).Rewrite.runFromPython, spark._jsparkSession, root, int(p.base.version),
+               json.dumps(document, allow_nan=False), python_roles(spark, root))
+    done = json.loads(text)
+    return dataclasses.replace(OptimizeResult.from_json(done), benefit=change.benefit, cost=change.cost)

@@ -13,13 +13,17 @@ object Failpoints {
   private val armed = new ConcurrentHashMap[String, Integer]()
   // Points armed to fail as an ordinary error (a full disk, a lost executor) rather than a kill.
   private val erring = ConcurrentHashMap.newKeySet[String]()
+  // Points armed to run what another process does at that moment (deletes a file...) and go on.
+  private val actions = new ConcurrentHashMap[String, Runnable]()
 
   /** The next time the operation reaches `name` after `skip` earlier passes, it fails. */
-  def arm(name: String, skip: Int): Unit = { erring.remove(name); armed.put(name, skip) }
+  def arm(name: String, skip: Int): Unit = { erring.remove(name); actions.remove(name); armed.put(name, skip) }
   def arm(name: String): Unit = arm(name, 0)
   /** As [[arm]], but the operation fails with an ordinary error there: its cleanup runs. */
   def armError(name: String, skip: Int): Unit = { arm(name, skip); erring.add(name) }
-  def disarmAll(): Unit = { armed.clear(); erring.clear() }
+  /** As [[arm]], but the operation runs `action` there and carries on, as beside another process acting then. */
+  def armAction(name: String, skip: Int, action: Runnable): Unit = { arm(name, skip); actions.put(name, action) }
+  def disarmAll(): Unit = { armed.clear(); erring.clear(); actions.clear() }
 
   /** True (and disarmed) when the failpoint fires now. */
   def fires(name: String): Boolean = {
@@ -31,9 +35,15 @@ object Failpoints {
   /** Whether `name` is armed as an ordinary error (asked once it fired). */
   def isError(name: String): Boolean = erring.remove(name)
 
-  /** Dies here if a test armed `name`, as a killed process would (nothing is cleaned up), or errs. */
+  /**
+   * Dies here if a test armed `name`, as a killed process would (nothing is cleaned up), errs, or
+   * runs the action armed with it.
+   */
   def check(name: String): Unit = if (fires(name)) {
-    if (isError(name)) throw new InjectedError(name) else throw new InjectedFailure(name)
+    Option(actions.remove(name)) match {
+      case Some(action) => action.run()
+      case None => if (isError(name)) throw new InjectedError(name) else throw new InjectedFailure(name)
+    }
   }
 }
 

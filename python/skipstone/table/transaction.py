@@ -1,0 +1,73 @@
+"""Python's side of the JVM's table transaction (``io.skipstone.table.TableTransaction``): every
+write of a managed table (append, absorbing other writers' files, a layout change, a rewrite
+under a new layout, compaction) runs there. Python hands over rows and layout documents and,
+when the table's indexes need one, a callback that computes their Python roles."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from skipstone.dataset import Skipstone
+from skipstone.errors import SkipstoneError
+from skipstone.indexes.stored import index_from_spec
+from skipstone.jvm_callbacks import start_callbacks
+from skipstone.per_file import needs_python
+from skipstone.session import jvm_entry
+from skipstone.table.failpoints import SimulatedCrash
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
+def operations(spark: SparkSession) -> Any:
+    """The JVM package of the table operations (``Append``, ``Absorb``, ``Rewrite``, ...)."""
+    jvm_entry(spark)  # checks the extension is active
+    return spark._jvm.io.skipstone.table  # type: ignore[union-attr]
+
+
+def run(method: Any, *args: Any) -> Any:
+    """Call a JVM table operation. A test's failpoint there raises SimulatedCrash (the JVM cleaned
+    nothing up, as a killed process would not); any other failure a SkipstoneError with the JVM's
+    message, which says what was (not) committed."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors.exceptions.captured import CapturedException
+
+    try:
+        return method(*args)
+    except Py4JJavaError as e:
+        failure = e.java_exception
+        if failure.getClass().getName() == "io.skipstone.table.InjectedFailure":
+            raise SimulatedCrash(str(failure.getMessage())) from None
+        raise SkipstoneError(str(failure.getMessage())) from None
+    except CapturedException as e:  # pyspark's own view of some Java exceptions (IllegalArgumentException...)
+        raise SkipstoneError(e.getMessage() or str(e)) from None
+
+
+class PythonRoles:
+    """The roles of the table's indexes that a Python function computes, for the files the JVM
+    just wrote; the JVM calls ``compute`` over py4j's callback server."""
+
+    def __init__(self, spark: SparkSession, root: str, definition: dict[str, Any]) -> None:
+        self._spark, self._root, self._definition = spark, root, definition
+
+    def compute(self, files: Any) -> Any:
+        from pyspark.sql import DataFrame
+
+        dataset = Skipstone(self._spark, self._root, "parquet")
+        return dataset._stored_python_roles(DataFrame(files, self._spark), self._definition)
+
+    class Java:
+        implements = ["io.skipstone.table.PythonRoles"]
+
+
+def python_roles(spark: SparkSession, root: str) -> PythonRoles | None:
+    """A callback when the table's indexes have roles only Python computes, else None (the JVM
+    then needs no callback server)."""
+    current = Skipstone(spark, root, "parquet")._current()
+    if current is None:
+        return None
+    definition = current[2]
+    indexes = [index_from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in definition["indexes"]]
+    if not needs_python(indexes):
+        return None
+    start_callbacks(spark)
+    return PythonRoles(spark, root, definition)
