@@ -238,11 +238,7 @@ class Skipstone:
 
     def _stored_python_roles(self, data: DataFrame, definition: Mapping[str, Any]) -> Any:
         """Python-computed roles of the indexes a published version defines, over ``data``."""
-        stored = definition["indexes"]
-        indexes = tuple(index_from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in stored)
-        requests = [{"kind": ix["kind"], "name": ix.get("name"), "columns": ix["columns"], "params": ix.get("params", {})}
-                    for ix in stored]
-        return self._python_roles(data, indexes, requests)
+        return self._python_roles(data, *stored_indexes(definition))
 
     def _replace_files(self, added: Sequence[str]) -> None:
         """Publish metadata for this dataset's files when only ``added`` are new: the other
@@ -264,6 +260,15 @@ class Skipstone:
 
     def _metadata_dir(self) -> str:
         return str(java_call(self._jvm.metadataDir, self._jsession, self.root))
+
+
+def stored_indexes(definition: Mapping[str, Any]) -> tuple[tuple[IndexType, ...], list[dict[str, Any]]]:
+    """The indexes a published version defines (its ``index.json``), and as the JVM's build requests."""
+    stored = definition["indexes"]
+    indexes = tuple(index_from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in stored)
+    requests = [{"kind": ix["kind"], "name": ix.get("name"), "columns": ix["columns"], "params": ix.get("params", {})}
+                for ix in stored]
+    return indexes, requests
 
 
 class ManagedTables(Protocol):

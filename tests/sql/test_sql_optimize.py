@@ -1,6 +1,7 @@
-"""SQL's OPTIMIZE on real managed tables: compaction runs in the JVM (the code Python's
-``t.optimize()`` calls), layouts and policies run in Python when the session's driver is Python,
-and a session without Python compacts and then names what needs Python (docs/sql.md)."""
+"""SQL's OPTIMIZE on real managed tables: absorbing other writers' files and compaction run in the
+JVM (the code Python's ``t.optimize()`` calls), layouts and policies run in Python when the
+session's driver is Python, and a session without Python runs what the JVM runs and then names
+what needs Python (docs/sql.md)."""
 from __future__ import annotations
 
 import json
@@ -158,14 +159,16 @@ def test_without_python_compaction_runs_then_what_needs_python_is_named(spark, t
     assert optimize(spark, table).version is None  # only what SQL runs: nothing left, no error
 
 
-def test_without_python_other_writers_files_are_named_with_the_command_that_absorbs_them(spark, table, tmp_path,
-                                                                                       without_python):
+def test_without_python_other_writers_files_are_absorbed_by_the_jvm(spark, table, tmp_path, without_python):
     out = tmp_path / "foreign"
     batch(spark, 5000, 10).coalesce(1).write.parquet(str(out))
     shutil.copy(next(out.glob("part-*.parquet")), os.path.join(local_path(table.root), "foreign.parquet"))
     table.set_properties({"optimize.strategies": "unindexed,compaction"})
-    with pytest.raises(IllegalArgumentException, match=r"no Python driver: unindexed \(1 of 1 unindexed files"):
-        optimize(spark, table)
+    m = optimize(spark, table)
+    assert (m.version, m.strategy, m.rowsRewritten) == (table.version, "unindexed", 10)
+    assert table.current().operation == "OPTIMIZE" and table.history().collect()[-1].strategy == "unindexed"
+    assert as_multiset(spark.read.parquet(table.root)) == as_multiset(batch(spark, 0, ROWS).union(batch(spark, 5000, 10)))
+    run_both_ways(spark, f"SELECT * FROM parquet.`{table.root}` WHERE a >= 5000")
 
 
 def test_without_python_a_layout_names_the_cli_command(spark, table, without_python):

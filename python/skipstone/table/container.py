@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 import uuid
 from collections import OrderedDict
 from typing import TYPE_CHECKING
@@ -14,25 +13,10 @@ from skipstone.layout.schema import LayoutData, Schema
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-    from pyspark.sql.types import StructType
 
-# Spark infers a Parquet directory's schema from this file when it exists (before any data
-# file's footer), and never reads it as data: a reader that does not give a schema then
-# depends on no data file, so a vacuum deleting old files cannot fail its inference.
+# The schema summary a create writes (io.skipstone.table.Create): Spark infers a directory's
+# schema from it, never reads it as data.
 SCHEMA_SUMMARY = "_common_metadata"
-
-
-def new_staging_dir(root: str, operation: str) -> str:
-    """A fresh directory in the container for the files of one operation before they move into
-    the table: a writer owns it alone, and plain readers never list it (`_` prefix)."""
-    return f"{root}/_skipstone/staging/{operation.lower()}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:12]}"
-
-
-def relative(root: str, path: str) -> str:
-    prefix = root.rstrip("/") + "/"
-    if not path.startswith(prefix):
-        raise ValueError(f"{path} is not inside the table {root}")
-    return path[len(prefix):]
 
 
 def write_sample(spark: SparkSession, root: str, sample: LayoutData) -> str:
@@ -73,24 +57,6 @@ def read_sample(spark: SparkSession, root: str, relative_dir: str, schema: Schem
             while len(_SAMPLES) > _SAMPLES_KEPT:
                 _SAMPLES.popitem(last=False)
     return LayoutData(schema, values)
-
-
-def write_schema_summary(spark: SparkSession, root: str, schema: StructType, staging: str) -> None:
-    """Write ``<root>/_common_metadata``: a Parquet file of no rows with the table's schema
-    (written by Spark, so its footer carries Spark's own schema), replacing any left by a
-    create that died before committing."""
-    jvm = spark._jvm  # type: ignore[union-attr]
-    directory = f"{staging}/schema-summary"
-    spark.createDataFrame([], schema).coalesce(1).write.parquet(directory)
-    fs = jvm.org.apache.hadoop.fs.Path(directory).getFileSystem(spark._jsparkSession.sessionState().newHadoopConf())
-    parts = [s.getPath() for s in fs.listStatus(jvm.org.apache.hadoop.fs.Path(directory))
-             if s.getPath().getName().startswith("part-")]
-    if len(parts) != 1:
-        raise RuntimeError(f"writing the schema summary of {root} gave {len(parts)} files, not one")
-    target = jvm.org.apache.hadoop.fs.Path(f"{root}/{SCHEMA_SUMMARY}")
-    fs.delete(target, False)
-    if not fs.rename(parts[0], target):
-        raise RuntimeError(f"could not move the schema summary of {root} into place")
 
 
 def delete(spark: SparkSession, path: str) -> None:

@@ -1,13 +1,12 @@
-"""Skipstone.create: sample, build the tree, route and write every row in the executors,
-index the new files, commit version 1."""
+"""Skipstone.create: the sample drawn and the layout built here; the JVM (``io.skipstone.table.Create``)
+routes and writes every row in the executors, indexes the new files and commits version 1."""
 from __future__ import annotations
 
 import json
 import math
 from typing import TYPE_CHECKING, Sequence
 
-import numpy as np
-
+from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType, MinMax
 from skipstone.layout.serialization import layout_to_json
@@ -15,21 +14,16 @@ from skipstone.layout.specs import LayoutSpec
 from skipstone.layout.layout import Layout
 from skipstone.layout.tree import PartitionTree
 from skipstone.session import java_call, jvm_entry
-from skipstone.table import failpoints, manifest
+from skipstone.table import manifest
 from skipstone.table.columns import layout_columns, quoted_if_needed
-from skipstone.table.container import (delete, has_files_besides_leftovers, new_staging_dir, relative, write_sample,
-                                       write_schema_summary)
-from skipstone.table.indexing import build_metadata
+from skipstone.table.container import delete, has_files_besides_leftovers, write_sample
 from skipstone.table.jvm_layout import build_layout
 from skipstone.table.sample import draw_sample
-from skipstone.table.writer import WrittenFile, write_blocks
+from skipstone.table.transaction import operations, roles_for, run
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-# A block may exceed its target size (blocks hold [b, 2b) rows); files above this many times the
-# target are split.
-MAX_BLOCK_FACTOR = 2.0
 DEFAULT_BYTES_PER_ROW = 100.0
 
 
@@ -58,26 +52,8 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
         tree: Layout = PartitionTree(sample.schema, Leaf(0, 0.0))
     else:
         tree = build_layout(spark, layout, sample, block_rows, float(total))
-    written: list[WrittenFile] = []
-    metadata_version, rows = None, {}
-    staging = new_staging_dir(root, "create")
-    try:
-        if total > 0:
-            written = write_blocks(spark, df, tree, types, tree.block_ids.tolist(), staging, root,
-                                   math.ceil(MAX_BLOCK_FACTOR * block_rows))
-        write_schema_summary(spark, root, df.schema, staging)
-    except Exception:
-        delete(spark, staging)
-        raise
-    failpoints.check(spark, "create.afterWrite")
-    delete(spark, staging)
-    if total > 0:
-        requested = list(indexes)
-        requested += [MinMax(n) for n in map(quoted_if_needed, types) if MinMax(n) not in requested]
-        metadata_version, rows = build_metadata(spark, root, [(w.path, w.size, w.mtime) for w in written], requested)
-        failpoints.check(spark, "create.afterMetadata")
-    files = [manifest.DataFile(relative(root, w.path), w.size, w.mtime, w.block, rows[w.path]) for w in written]
-    tree = with_actual_rows(tree, files)
+    requested = list(indexes)
+    requested += [MinMax(n) for n in map(quoted_if_needed, types) if MinMax(n) not in requested]
     properties = {
         "format": "parquet",
         "schema": df.schema.json(),
@@ -85,17 +61,16 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
         "layout.blockRows": str(block_rows),
         "layout.sample": write_sample(spark, root, sample),
     }
-    info = {"rows": total, "filesAdded": len(files), "blocks": int(tree.block_count), "blockRows": block_rows}
-    return manifest.commit(spark, root, 0, "CREATE", files, layout=layout_to_json(tree),
-                           metadata_version=metadata_version, properties=properties, commit_info=info)
-
-
-def with_actual_rows(tree: Layout, files: Sequence[manifest.DataFile]) -> Layout:
-    """The layout with each block's rows counted from its files (the builders only estimated them)."""
-    counts: dict[int, int] = {}
-    for f in files:
-        counts[f.block] = counts.get(f.block, 0) + f.rows
-    return tree.with_block_rows(np.array([counts.get(int(b), 0) for b in tree.block_ids], dtype=np.float64))
+    # a table of no rows has no file to index: it has no skipping metadata
+    requests = Skipstone(spark, root, "parquet")._requests(requested) if total > 0 else []
+    try:
+        text = run(operations(spark).Create.runFromPython, spark._jsparkSession, root, df._jdf,
+                   json.dumps(layout_to_json(tree), allow_nan=False), json.dumps(properties), json.dumps(requests),
+                   roles_for(spark, root, requested, requests) if requests else None)
+    except SkipstoneError:
+        delete(spark, f"{root}/{properties['layout.sample']}")  # a killed create (SimulatedCrash) leaves it, as a kill would
+        raise
+    return manifest.TableVersion.from_json(root, text)
 
 
 def _bytes_per_row(df: DataFrame, total: int) -> float:

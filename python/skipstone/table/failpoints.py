@@ -58,12 +58,3 @@ class _Action:
 
 def disarm_all(spark: SparkSession) -> None:
     _registry(spark).disarmAll()
-
-
-def check(spark: SparkSession, name: str) -> None:
-    """Die here if a test armed ``name``."""
-    registry = _registry(spark)
-    if registry.fires(name):
-        if registry.isError(name):
-            raise InjectedError(f"Skipstone failpoint {name} (an injected error)")
-        raise SimulatedCrash(f"Skipstone failpoint {name}")

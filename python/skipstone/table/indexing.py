@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from skipstone.dataset import Skipstone
-from skipstone.indexes import IndexType
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -46,13 +45,6 @@ class FileSetIndex(Skipstone):
         version, table_dir, _ = current
         rows = {r.path: int(r.num_rows) for r in self._spark.read.parquet(table_dir).select("path", "num_rows").collect()}
         return version, rows
-
-
-def build_metadata(spark: SparkSession, root: str, files: Sequence[FileTriple],
-                   indexes: Sequence[IndexType]) -> tuple[int, dict[str, int]]:
-    index = FileSetIndex(spark, root, files)
-    index.build(*indexes)
-    return index.published()
 
 
 def replace_metadata(spark: SparkSession, root: str, live: Sequence[FileTriple],

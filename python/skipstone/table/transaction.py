@@ -4,15 +4,15 @@ under a new layout, compaction) runs there. Python hands over rows and layout do
 when the table's indexes need one, a callback that computes their Python roles."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
-from skipstone.dataset import Skipstone
+from skipstone.dataset import Skipstone, stored_indexes
 from skipstone.errors import SkipstoneError
-from skipstone.indexes.stored import index_from_spec
+from skipstone.indexes import IndexType
 from skipstone.jvm_callbacks import start_callbacks
 from skipstone.per_file import needs_python
 from skipstone.session import jvm_entry
-from skipstone.table.failpoints import SimulatedCrash
+from skipstone.table.failpoints import InjectedError, SimulatedCrash
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -26,8 +26,8 @@ def operations(spark: SparkSession) -> Any:
 
 def run(method: Any, *args: Any) -> Any:
     """Call a JVM table operation. A test's failpoint there raises SimulatedCrash (the JVM cleaned
-    nothing up, as a killed process would not); any other failure a SkipstoneError with the JVM's
-    message, which says what was (not) committed."""
+    nothing up, as a killed process would not) or, armed as an error, InjectedError; any other
+    failure a SkipstoneError with the JVM's message, which says what was (not) committed."""
     from py4j.protocol import Py4JJavaError
     from pyspark.errors.exceptions.captured import CapturedException
 
@@ -37,23 +37,34 @@ def run(method: Any, *args: Any) -> Any:
         failure = e.java_exception
         if failure.getClass().getName() == "io.skipstone.table.InjectedFailure":
             raise SimulatedCrash(str(failure.getMessage())) from None
+        if _caused_by(failure, "io.skipstone.table.InjectedError"):  # a failpoint armed with error=True
+            raise InjectedError(str(failure.getMessage())) from None
         raise SkipstoneError(str(failure.getMessage())) from None
     except CapturedException as e:  # pyspark's own view of some Java exceptions (IllegalArgumentException...)
         raise SkipstoneError(e.getMessage() or str(e)) from None
+
+
+def _caused_by(failure: Any, class_name: str) -> bool:
+    while failure is not None:
+        if failure.getClass().getName() == class_name:
+            return True
+        failure = failure.getCause()
+    return False
 
 
 class PythonRoles:
     """The roles of the table's indexes that a Python function computes, for the files the JVM
     just wrote; the JVM calls ``compute`` over py4j's callback server."""
 
-    def __init__(self, spark: SparkSession, root: str, definition: dict[str, Any]) -> None:
-        self._spark, self._root, self._definition = spark, root, definition
+    def __init__(self, spark: SparkSession, root: str, indexes: Sequence[IndexType],
+                 requests: list[dict[str, Any]]) -> None:
+        self._spark, self._root, self._indexes, self._requests = spark, root, tuple(indexes), requests
 
     def compute(self, files: Any) -> Any:
         from pyspark.sql import DataFrame
 
         dataset = Skipstone(self._spark, self._root, "parquet")
-        return dataset._stored_python_roles(DataFrame(files, self._spark), self._definition)
+        return dataset._python_roles(DataFrame(files, self._spark), self._indexes, self._requests)
 
     class Java:
         implements = ["io.skipstone.table.PythonRoles"]
@@ -65,9 +76,13 @@ def python_roles(spark: SparkSession, root: str) -> PythonRoles | None:
     current = Skipstone(spark, root, "parquet")._current()
     if current is None:
         return None
-    definition = current[2]
-    indexes = [index_from_spec(ix["kind"], ix["columns"], ix.get("params", {})) for ix in definition["indexes"]]
+    return roles_for(spark, root, *stored_indexes(current[2]))
+
+
+def roles_for(spark: SparkSession, root: str, indexes: Sequence[IndexType],
+              requests: list[dict[str, Any]]) -> PythonRoles | None:
+    """A callback for ``indexes`` (as build ``requests``) when any has a role only Python computes."""
     if not needs_python(indexes):
         return None
     start_callbacks(spark)
-    return PythonRoles(spark, root, definition)
+    return PythonRoles(spark, root, indexes, requests)

@@ -6,7 +6,7 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.StructType
 
-import io.skipstone.indexing.IndexBuild
+import io.skipstone.indexing.{IndexBuild, IndexRequest}
 import io.skipstone.metadata.{BuildSource, FilePaths, MetadataStore}
 
 /**
@@ -20,18 +20,23 @@ object TableMetadata extends Logging {
   /**
    * The metadata version published for `live` (absolute paths of the new version's files), of
    * which `added` are new; None when the version has no file. `roles` computes the roles of
-   * indexes that need Python for the files collected.
+   * indexes that need Python for the files collected. With `indexes` (a create) a first version
+   * is built for them instead.
    */
   def publish(session: SparkSession, root: String, schema: StructType, live: Seq[String], added: Seq[String],
-              roles: Option[PythonRoles]): Option[Long] = Option.when(live.nonEmpty) {
-    val covered = coveredPaths(session, root)
-    val addedSet = added.map(canonical).toSet
-    val collected = added ++ live.filter(p => !covered.contains(canonical(p)) && !addedSet.contains(canonical(p)))
+              roles: Option[PythonRoles], indexes: Seq[IndexRequest] = Nil): Option[Long] = Option.when(live.nonEmpty) {
     // the table's schema: no footer is read to infer it
-    val data = session.read.schema(schema).parquet(live: _*)
-    val subset = Option.when(collected.nonEmpty)(session.read.schema(schema).parquet(collected: _*))
-    IndexBuild.replaceFiles(session, BuildSource(root, "parquet", Map.empty, None, Some(data.schema)), data,
-      subset, for (r <- roles; s <- subset) yield r.compute(s))
+    def read(paths: Seq[String]) = session.read.schema(schema).parquet(paths: _*)
+    val data = read(live)
+    val source = BuildSource(root, "parquet", Map.empty, None, Some(data.schema))
+    if (indexes.nonEmpty) IndexBuild.build(session, source, data, indexes, roles.map(_.compute(data)))
+    else {
+      val covered = coveredPaths(session, root)
+      val addedSet = added.map(canonical).toSet
+      val collected = added ++ live.filter(p => !covered.contains(canonical(p)) && !addedSet.contains(canonical(p)))
+      val subset = Option.when(collected.nonEmpty)(read(collected))
+      IndexBuild.replaceFiles(session, source, data, subset, for (r <- roles; s <- subset) yield r.compute(s))
+    }
   }
 
   /** The rows of each of `paths` as metadata version `version` records them (the files' own counts). */

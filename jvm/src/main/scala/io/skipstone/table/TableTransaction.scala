@@ -74,14 +74,19 @@ final class TableTransaction private (private val session: SparkSession, val roo
       val maxRowsPerFile = math.ceil(TableTransaction.MaxBlockFactor * properties("layout.blockRows").toDouble).toLong
       written = BlockFiles.writeRouted(session, rows, TableTransaction.BlockColumn, write.routing.blocks, staging, root,
         maxRowsPerFile)
-      val rowsRouted = routed.get("rows").asInstanceOf[Long] // the write ran: the count is there
+      // the write ran: the count is there, unless no task ran (no rows at all: then it is absent)
+      val rowsRouted = routed.get.get("rows").fold(0L)(_.asInstanceOf[Long])
+      if (rowsRouted == 0) { // Spark writes a file of no rows to keep the schema of an empty input: not data
+        written.foreach(w => fs.delete(new Path(new java.net.URI(w.path)), false))
+        written = Nil
+      }
       Failpoints.check(s"$step.afterWrite")
 
       val removed = write.removed.map(_.path).toSet
       val kept = base.files.filterNot(f => removed.contains(f.path))
       val changed = written.nonEmpty || removed.nonEmpty
       val metadataVersion = if (!changed) None else TableMetadata.publish(session, root, tableSchema,
-        kept.map(f => s"$root/${f.path}") ++ written.map(_.path), written.map(_.path), roles)
+        kept.map(f => s"$root/${f.path}") ++ written.map(_.path), written.map(_.path), roles, write.indexes)
       published = metadataVersion.isDefined
       val counts = metadataVersion.fold(Map.empty[String, Long])(TableMetadata.rowCounts(session, root, _, written.map(_.path)))
       Failpoints.check(s"$step.afterMetadata")
@@ -180,8 +185,8 @@ object TableTransaction {
   def schemaOf(properties: Map[String, String]): StructType =
     DataType.fromJson(properties("schema")).asInstanceOf[StructType]
 
-  /** A fresh directory in the container, as Python's `new_staging_dir` names them (vacuum finds them there). */
-  private def stagingDir(root: String, step: String): Path = {
+  /** A fresh directory in the container for one operation's files (vacuum finds them there). */
+  private[table] def stagingDir(root: String, step: String): Path = {
     val stamp = new SimpleDateFormat("yyyyMMdd-HHmmss").format(new Date())
     new Path(root, s"${TableLog.ContainerDir}/staging/${step.replace('.', '-')}-$stamp-" +
       UUID.randomUUID().toString.replace("-", "").take(12))

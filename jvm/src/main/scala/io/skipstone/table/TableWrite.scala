@@ -3,6 +3,7 @@ package io.skipstone.table
 import org.apache.spark.sql.{Column, DataFrame}
 import org.json4s.JObject
 
+import io.skipstone.indexing.IndexRequest
 import io.skipstone.layout.LayoutDocument
 
 /**
@@ -16,6 +17,8 @@ import io.skipstone.layout.LayoutDocument
  *                   files at commit; None keeps the layout the commit applies to
  * @param info       what the history shows; the transaction adds the rows and files it wrote and
  *                   its duration
+ * @param indexes    (a create) the indexes the table's first skipping metadata is built for;
+ *                   other writes keep the table's
  */
 final case class TableWrite(
     operation: String,
@@ -25,7 +28,8 @@ final case class TableWrite(
     layout: Option[LayoutDocument],
     info: JObject,
     properties: Map[String, String] = Map.empty,
-    absorbed: Set[AbsorbedFile] = Set.empty)
+    absorbed: Set[AbsorbedFile] = Set.empty,
+    indexes: Seq[IndexRequest] = Nil)
 
 sealed trait Routing {
   /** The blocks this write may put rows into; a row routed elsewhere fails it. */
