@@ -76,10 +76,6 @@ final class TableTransaction private (private val session: SparkSession, val roo
         maxRowsPerFile)
       // the write ran: the count is there, unless no task ran (no rows at all: then it is absent)
       val rowsRouted = routed.get.get("rows").fold(0L)(_.asInstanceOf[Long])
-      if (rowsRouted == 0) { // Spark writes a file of no rows to keep the schema of an empty input: not data
-        written.foreach(w => fs.delete(new Path(new java.net.URI(w.path)), false))
-        written = Nil
-      }
       Failpoints.check(s"$step.afterWrite")
 
       val removed = write.removed.map(_.path).toSet

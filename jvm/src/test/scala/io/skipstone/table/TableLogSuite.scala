@@ -66,7 +66,7 @@ class TableLogSuite extends AnyFunSuite with BeforeAndAfterEach {
   test("a second create of the same table fails: the table was created") {
     create()
     val e = intercept[ConcurrentTableChange](create())
-    assert(e.getMessage.contains("the table was created"))
+    assert(e.getMessage.contains("the table was created") && e.conflict.contains(Conflict.TableCreated))
     assert(TableLog.versions(conf, root) == Seq(1L))
   }
 
@@ -76,7 +76,7 @@ class TableLogSuite extends AnyFunSuite with BeforeAndAfterEach {
     // planned on version 1 too, and rewrites the file the winner already removed
     val e = intercept[ConcurrentTableChange](
       TableLog.commit(conf, root, 1L, change("OPTIMIZE", Seq(file("d.parquet")), removed = Set("a.parquet"))))
-    assert(e.getMessage.contains("it removed files this operation rewrites"))
+    assert(e.getMessage.contains("it removed files this operation rewrites") && e.conflict.contains(Conflict.FilesRemoved))
     assert(TableLog.versions(conf, root) == Seq(1L, 2L))
   }
 
@@ -84,7 +84,17 @@ class TableLogSuite extends AnyFunSuite with BeforeAndAfterEach {
     create()
     TableLog.commit(conf, root, 1L, change("OPTIMIZE", layout = Some(JString("tree 2"))))
     val e = intercept[ConcurrentTableChange](TableLog.commit(conf, root, 1L, change("OPTIMIZE", layout = Some(JString("tree 3")))))
-    assert(e.getMessage.contains("it changed the layout"))
+    assert(e.getMessage.contains("it changed the layout") && e.conflict.contains(Conflict.LayoutChanged))
+  }
+
+  test("a change that conflicts in several ways is told the one a retry cannot resolve") {
+    create()
+    val absorbed = Set(AbsorbedFile("export.parquet", None))
+    TableLog.commit(conf, root, 1L, change("OPTIMIZE", layout = Some(JString("tree 2"))).copy(absorbed = absorbed))
+    // the winner changed the layout too: routing again would absorb the same rows twice
+    val e = intercept[ConcurrentTableChange](TableLog.commit(conf, root, 1L,
+      change("OPTIMIZE", layout = Some(JString("tree 3"))).copy(absorbed = absorbed)))
+    assert(e.conflict.contains(Conflict.SameAbsorbed))
   }
 
   test("a commit that does not conflict is applied on top of the version that won") {
