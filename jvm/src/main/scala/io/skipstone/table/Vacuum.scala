@@ -103,8 +103,22 @@ object Vacuum {
 
   private def candidates(session: SparkSession, conf: Configuration, fs: FileSystem, root: String,
                          cutoff: Long): Seq[Candidate] = {
-    val all = TableLog.versions(conf, root).map(TableLog.read(conf, root, _))
+    // Listed first, then the leases, then the log. A file listed was made by a writer that took
+    // its lease before making it: at the lease scan that writer still holds it (its files are
+    // kept) or has released it, after committing (the log read next lists its files) or after
+    // removing them. Read in another order, a writer that committed and released in between
+    // would have its committed files taken for a dead writer's.
+    val container = new Path(root, TableLog.ContainerDir)
+    val metadataDir = MetadataStore.metadataDir(session, root)
+    val inRoot = fs.listStatus(new Path(root)).toSeq
+    val metadataVersions = MetadataStore.versions(session, metadataDir)
+      .flatMap(v => status(fs, MetadataStore.definitionFile(MetadataStore.versionDir(metadataDir, v))).map(v -> _))
+    val metadataStaging = children(fs, metadataDir).filter(s => s.getPath.getName.startsWith("_staging-"))
+    val sampleDirs = children(fs, new Path(container, "sample"))
+    val staging = children(fs, new Path(container, "staging")) ++ metadataStaging
+
     val (leases, lapsed) = WriterLeases.scan(conf, root, System.currentTimeMillis())
+    val all = TableLog.versions(conf, root).map(TableLog.read(conf, root, _))
     val kept = withLeased(retained(all, cutoff), all, leases)
     // what a writer in flight may have made: kept whatever the retention, even when forced
     val leasedSince = leases.map(_.sinceMillis).minOption.map(_ - LeaseSlackMillis)
@@ -121,23 +135,19 @@ object Vacuum {
       .flatMap(a => status(fs, new Path(root + "/" + a.path)).filter(a.matches))
       .map(s => Candidate(s.getPath, "absorbed", s.getLen))
 
-    val orphans = fs.listStatus(new Path(root)).toSeq.filter { s =>
+    val orphans = inRoot.filter { s =>
       s.isFile && SkipstoneDataFile.pattern.matcher(s.getPath.getName).matches() &&
         !known.contains(s.getPath.getName) && s.getModificationTime < cutoff && !leased(s)
     }.map(s => Candidate(s.getPath, "orphan", s.getLen))
 
-    val container = new Path(root, TableLog.ContainerDir)
     val referencedMetadata = kept.flatMap(_.metadataVersion).toSet
-    val metadataDir = MetadataStore.metadataDir(session, root)
-    val metadata = MetadataStore.versions(session, metadataDir).filterNot(referencedMetadata).flatMap { v =>
-      val dir = MetadataStore.versionDir(metadataDir, v)
-      status(fs, MetadataStore.definitionFile(dir)).filter(s => s.getModificationTime < cutoff && !leased(s))
-        .map(_ => Candidate(dir, "metadata", fs.getContentSummary(dir).getLength))
+    val metadata = metadataVersions.filterNot { case (v, _) => referencedMetadata(v) }.collect {
+      case (v, definition) if definition.getModificationTime < cutoff && !leased(definition) =>
+        val dir = MetadataStore.versionDir(metadataDir, v)
+        Candidate(dir, "metadata", fs.getContentSummary(dir).getLength)
     }
-    val metadataStaging = children(fs, metadataDir).filter(s => s.getPath.getName.startsWith("_staging-"))
     val usedSamples = kept.flatMap(_.properties.get("layout.sample")).map(p => new Path(root + "/" + p).getName).toSet
-    val samples = children(fs, new Path(container, "sample")).filterNot(s => usedSamples(s.getPath.getName))
-    val staging = children(fs, new Path(container, "staging")) ++ metadataStaging
+    val samples = sampleDirs.filterNot(s => usedSamples(s.getPath.getName))
 
     def aged(kind: String, entries: Seq[FileStatus]) = entries.filter(s => s.getModificationTime < cutoff && !leased(s))
       .map(s => Candidate(s.getPath, kind, fs.getContentSummary(s.getPath).getLength))
