@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap
  * Named points between the steps of the table operations where tests make the operation die,
  * to prove that whatever step it dies after, the table stays readable with the right rows and
  * rerunning the operation completes. Off unless a test arms one; the names are listed in
- * docs/maintenance.md. The Python steps consult the same registry (skipstone.table.failpoints).
+ * docs/maintenance.md. Python tests arm them through skipstone.table.failpoints.
  */
 object Failpoints {
   // Armed names and how many more passes through them to let by before failing.

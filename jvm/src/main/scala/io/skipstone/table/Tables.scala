@@ -85,27 +85,6 @@ object Tables {
     session.createDataFrame(rows.asJava, StructType.fromDDL("path STRING, size LONG, modification_time LONG"))
   }
 
-  /**
-   * The unindexed strategy's choice for version `version` (see [[UnindexedSelection]]) as JSON
-   * `{"paths", "bytes", "reason"}`, or null when no other writer's file waits.
-   */
-  def selectUnindexed(session: SparkSession, root: String, version: Long): String = {
-    val conf = session.sessionState.newHadoopConf()
-    val snapshot = TableLog.read(conf, root, version)
-    val settings = TableSettings.of(snapshot.properties, root)
-    UnindexedSelection.of(conf, root, snapshot, settings.unindexedFromMillis, settings.batchBytes).map { s =>
-      // what a commit records as absorbed: each file's identity as selected, before its rows are read
-      val absorbed = s.files.map(f => AbsorbedFile.of(f.getPath.getName, f)).map { a =>
-        val id = a.identity.get
-        JObject("path" -> JString(a.path), "size" -> JLong(id.size), "modificationTime" -> JLong(id.modificationTime),
-          "fingerprint" -> id.fingerprint.fold(JNull: JValue)(JString(_)))
-      }
-      JsonMethods.compact(JsonMethods.render(
-        JObject("paths" -> JArray(s.paths.map(JString(_)).toList), "bytes" -> JLong(s.bytes), "reason" -> JString(s.reason),
-          "absorbed" -> JArray(absorbed.toList))))
-    }.orNull
-  }
-
   /** The columns of [[history]] (Python's `t.history()`, SQL's `DESCRIBE HISTORY`). */
   val HistorySchema: StructType = StructType.fromDDL("version LONG, timestamp TIMESTAMP, operation STRING, " +
     "benefit DOUBLE, cost DOUBLE, rows_rewritten LONG, files_added LONG, files_removed LONG, files LONG, rows LONG, " +

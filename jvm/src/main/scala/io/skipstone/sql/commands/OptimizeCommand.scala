@@ -14,10 +14,10 @@ import io.skipstone.table.{JvmOptimization, OptimizeResult, PythonOptimizer, Tab
  * table: one row per committed iteration (`path`, `metrics`, as Delta Lake's `OPTIMIZE`).
  *
  * Without `LAYOUT` it is one iteration of continuous optimization, as Python's `t.optimize()`;
- * with it, the whole table rewritten under that layout. Layout policies, tree builders and
- * routing rows through a layout are Python: a session whose driver is Python runs the Python
- * implementation (see [[PythonOptimizer]]); a session without Python runs what the JVM can
- * (compaction) and then fails naming what needs Python and the command that runs it.
+ * with it, the whole table rewritten under that layout. Layout policies and tree builders are
+ * Python: a session whose driver is Python runs the Python implementation (see
+ * [[PythonOptimizer]]); a session without Python runs what the JVM can (absorbing other
+ * writers' files, compaction) and then fails naming what needs Python and the command that runs it.
  */
 final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) extends SkipstoneCommand {
   override def statement: String = "OPTIMIZE"
