@@ -50,7 +50,10 @@ object TableLog {
 
     @tailrec def attempt(base: Snapshot, tries: Int): Snapshot = {
       val next = change.applyTo(base, base.version + 1, System.currentTimeMillis())
-      if (PutIfAbsent.write(conf, entry(root, next.version), SnapshotJson.write(next))) next
+      if (PutIfAbsent.write(conf, entry(root, next.version), SnapshotJson.write(next))) {
+        Failpoints.check("log.afterPublish") // the entry is published: whatever fails now, it is committed
+        next
+      }
       else if (tries >= MaxAttempts) throw new ConcurrentTableChange(s"$root: gave up after $tries lost commits")
       else {
         val winner = latest(conf, root).getOrElse(Snapshot.Empty)

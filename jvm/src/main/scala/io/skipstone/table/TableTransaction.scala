@@ -55,7 +55,9 @@ final class TableTransaction private (private val session: SparkSession, val roo
    * Writes and commits `write`; the committed version, rows and files. Throws what went wrong
    * after cleaning up: a [[ConcurrentTableChange]] when it lost a race, a [[NeedsPython]] before
    * anything is written when the table's metadata needs `roles` and none were given, a
-   * [[TableWriteFailed]] for any other failure.
+   * [[TableWriteFailed]] for any other failure. A commit that failed after its log entry was
+   * published is committed (the log says so); when the log cannot tell, [[CommitOutcomeUnknown]]
+   * keeps the files.
    */
   def commit(write: TableWrite, roles: Option[PythonRoles]): Committed = {
     val started = System.nanoTime()
@@ -97,12 +99,21 @@ final class TableTransaction private (private val session: SparkSession, val roo
         else List("rowsRewritten" -> JLong(rowsRouted), "filesRemoved" -> JInt(removed.size))) ++
         List("filesAdded" -> JInt(added.size), "durationMs" -> JDouble(math.round((System.nanoTime() - started) / 1e5) / 10.0))
       val info = JObject(write.info.obj.filterNot(f => done.exists(_._1 == f._1)) ++ done)
-      val snapshot = Tables.commit(session, root, base.version, TableChange(write.operation, added, removed, layout,
-        metadataVersion, write.properties, info, write.absorbed))
+      val change = TableChange(write.operation, added, removed, layout, metadataVersion, write.properties, info,
+        write.absorbed)
+      val snapshot = try Tables.commit(session, root, base.version, change) catch {
+        // an error after the entry was published (the reply of a rename lost) committed all the same
+        case NonFatal(e) if !e.isInstanceOf[ConcurrentTableChange] => Try(committedWith(added)).fold(
+          unreadable => throw new CommitOutcomeUnknown(s"$what: the commit failed (${TableWriteFailed.reason(e)}) and " +
+            s"the log cannot be read to tell whether it was published (${TableWriteFailed.reason(unreadable)}); its " +
+            "files are kept: a vacuum removes them if no version lists them", e),
+          _.getOrElse(throw e))
+      }
       Committed(snapshot, rowsRouted, added)
     } catch {
-      // not an injected failure: a killed process cleans nothing up either
-      case NonFatal(e) if !e.isInstanceOf[InjectedFailure] =>
+      // not an injected failure: a killed process cleans nothing up either; and never the files
+      // of a commit that may have been published
+      case NonFatal(e) if !e.isInstanceOf[InjectedFailure] && !e.isInstanceOf[CommitOutcomeUnknown] =>
         written.foreach(w => Try(fs.delete(new Path(new java.net.URI(w.path)), false)))
         if (published) TableMetadata.repair(session, root, tableSchema, roles)
         Try(fs.delete(staging, true))
@@ -115,6 +126,13 @@ final class TableTransaction private (private val session: SparkSession, val roo
     Failpoints.check(s"$step.afterCommit")
     fs.delete(staging, true)
     committed
+  }
+
+  /** The version after the one read that lists `added` (unique names: only this writer's commit can), if any. */
+  private def committedWith(added: Seq[DataFile]): Option[Snapshot] = added.headOption.flatMap { first =>
+    val conf = session.sessionState.newHadoopConf()
+    TableLog.versions(conf, root).filter(_ > base.version).iterator.map(TableLog.read(conf, root, _))
+      .find(_.livePaths.contains(first.path))
   }
 
   private def route(write: TableWrite) = write.routing match {
@@ -191,3 +209,6 @@ object TableTransaction {
 
 /** The files written do not hold the rows they should; nothing was committed. */
 class RowCountMismatch(message: String) extends IllegalStateException(message)
+
+/** A commit failed in a way that leaves unknown whether its log entry was published. */
+class CommitOutcomeUnknown(message: String, cause: Throwable) extends RuntimeException(message, cause)

@@ -134,6 +134,13 @@ class TableTransactionSuite extends AnyFunSuite with BeforeAndAfterAll with Befo
     assert(latest.version == 2 && tableRows == (0L until 120L) && dataFiles == latest.livePaths)
   }
 
+  test("a commit that fails after its log entry was published reports what it committed and keeps its files") {
+    create()
+    Failpoints.armError("log.afterPublish", 0)
+    assert(Append.run(spark, root, rows(100, 20)) == AppendResult(2, 20, 1))
+    assert(latest.version == 2 && tableRows == (0L until 120L) && dataFiles == latest.livePaths)
+  }
+
   test("files that do not hold the rows routed are never committed") {
     create()
     val before = latest.livePaths
