@@ -124,7 +124,7 @@ final class TableTransaction private (private val session: SparkSession, val roo
       WriterLeases.release(session, lease)
     }
     Failpoints.check(s"$step.afterCommit")
-    fs.delete(staging, true)
+    Try(fs.delete(staging, true)) // committed: a staging directory left behind is only a vacuum's to remove
     committed
   }
 
