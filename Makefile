@@ -2,7 +2,7 @@
 VENV   := .venv
 PY     := $(VENV)/bin/python
 JAR    := python/skipstone/jars/skipstone.jar
-SCALA  := $(shell find jvm/src/main -name '*.scala')
+SCALA  := $(shell find jvm/src/main -name '*.scala' -o -path 'jvm/src/main/resources/*' -type f)
 # The JVM side of the benchmarks, in a jar of its own so that it never ships (git-ignored).
 BENCH_JAR   := benchmarks/.jars/skipstone-bench.jar
 BENCH_SCALA := $(shell find jvm/src/bench -name '*.scala')

@@ -25,6 +25,8 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = os.path.join(ROOT, "jvm", "src", "main", "scala")
+# files packed into the jar as they are (the data source registration)
+RESOURCES = os.path.join(ROOT, "jvm", "src", "main", "resources")
 # jvm/src/main/spark-X.Y/: what differs between Spark minors (Spark's parser interface, which
 # gains methods in 4.1 and 4.3); a build takes the newest folder not newer than its pyspark.
 PER_SPARK = os.path.join(ROOT, "jvm", "src", "main")
@@ -79,8 +81,9 @@ def scala_sources(spark_version: str) -> list[str]:
                   for f in glob.glob(os.path.join(folder, "**", "*.scala"), recursive=True))
 
 
-def _compile_jar(sources: list[str], classpath: list[str], out_jar: str, what: str) -> str:
-    """Compile `sources` against pyspark's jars and `classpath` into `out_jar`, replaced atomically."""
+def _compile_jar(sources: list[str], classpath: list[str], out_jar: str, what: str, resources: str | None = None) -> str:
+    """Compile `sources` against pyspark's jars and `classpath` into `out_jar`, replaced
+    atomically, with the files under `resources` (service registrations) at their relative paths."""
     jars = pyspark_jars_dir()
     java = shutil.which("java")
     if java is None:
@@ -104,12 +107,16 @@ def _compile_jar(sources: list[str], classpath: list[str], out_jar: str, what: s
                 for name in sorted(files):
                     full = os.path.join(folder, name)
                     z.write(full, os.path.relpath(full, classes))
+            for folder, _, files in os.walk(resources or os.devnull):
+                for name in sorted(files):
+                    full = os.path.join(folder, name)
+                    z.write(full, os.path.relpath(full, resources))
         os.replace(tmp_jar, out_jar)
     return out_jar
 
 
 def build(out_jar: str = DEFAULT_JAR) -> str:
-    return _compile_jar(scala_sources(pyspark_module().__version__), [], out_jar, "Skipstone's Scala sources")
+    return _compile_jar(scala_sources(pyspark_module().__version__), [], out_jar, "Skipstone's Scala sources", RESOURCES)
 
 
 def build_bench(out_jar: str = BENCH_JAR, main_jar: str = DEFAULT_JAR) -> str:

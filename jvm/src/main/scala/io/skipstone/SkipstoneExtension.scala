@@ -5,7 +5,7 @@ import org.apache.spark.sql.SparkSessionExtensions
 import io.skipstone.functions.SkipstoneFunctions
 import io.skipstone.query.SkippingRule
 import io.skipstone.sketch.SketchFunctions
-import io.skipstone.sql.{ResolveManagedTimeTravel, SkippingScanExec, SkipstoneSqlParser, TableFunctions}
+import io.skipstone.sql.{ManagedInsert, ResolveManagedTimeTravel, SkippingScanExec, SkipstoneSqlParser, TableFunctions}
 import io.skipstone.table.ManagedTableRule
 
 /**
@@ -23,6 +23,8 @@ class SkipstoneExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectParser((session, delegate) => new SkipstoneSqlParser(session, delegate))
     // `VERSION AS OF` on a managed table's root, which the parser hands over (ManagedTimeTravel)
     extensions.injectResolutionRule(ResolveManagedTimeTravel.apply)
+    // INSERT INTO a managed table commits a version (after Spark lined the columns up)
+    extensions.injectPostHocResolutionRule(ManagedInsert.apply)
     SketchFunctions.all.foreach(extensions.injectFunction)
     SkipstoneFunctions.inject(extensions)
     // skipstone_files(root), skipstone_versions(root): a managed table's log as relations (docs/sql.md)

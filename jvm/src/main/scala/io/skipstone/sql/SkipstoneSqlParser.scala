@@ -26,11 +26,16 @@ import io.skipstone.sql.commands._
  */
 abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInterface) extends ParserInterface {
 
-  override def parsePlan(sqlText: String): LogicalPlan = parse(sqlText)(delegate.parsePlan(sqlText))
+  override def parsePlan(sqlText: String): LogicalPlan = parse(sqlText)(delegate.parsePlan)
 
-  /** A Skipstone statement's plan, or `spark`'s (Spark's parser's) with Skipstone's EXPLAIN. */
-  protected def parse(sqlText: String)(spark: => LogicalPlan): LogicalPlan =
-    skipstonePlan(sqlText).getOrElse(withSkipping(ManagedTimeTravel.claim(session, spark)))
+  /**
+   * A Skipstone statement's plan, or what `spark` (Spark's parser) makes of the text, with
+   * Skipstone's EXPLAIN; a `CREATE TABLE ... USING skipstone LAYOUT ...` reaches Spark with its
+   * LAYOUT clause as options ([[CreateTableLayout]]).
+   */
+  protected def parse(sqlText: String)(spark: String => LogicalPlan): LogicalPlan =
+    skipstonePlan(sqlText).getOrElse(withSkipping(ManagedTimeTravel.claim(session,
+      spark(CreateTableLayout.rewrite(sqlText).getOrElse(sqlText)))))
 
   private def skipstonePlan(sqlText: String): Option[LogicalPlan] = StatementGrammar.parse(sqlText) match {
     case StatementGrammar.NotOurs => None

@@ -9,5 +9,5 @@ class SkipstoneSqlParser(session: SparkSession, delegate: ParserInterface)
   extends SkipstoneSqlParserBase(session, delegate) {
 
   override def parsePlanWithParameters(sqlText: String, context: ParameterContext): LogicalPlan =
-    parse(sqlText)(delegate.parsePlanWithParameters(sqlText, context))
+    parse(sqlText)(delegate.parsePlanWithParameters(_, context))
 }
