@@ -5,7 +5,7 @@ import org.apache.spark.sql.SparkSessionExtensions
 import io.skipstone.functions.SkipstoneFunctions
 import io.skipstone.query.SkippingRule
 import io.skipstone.sketch.SketchFunctions
-import io.skipstone.sql.{ManagedInsert, ResolveManagedTimeTravel, SkippingScanExec, SkipstoneSqlParser, TableFunctions}
+import io.skipstone.sql.{ManagedInsert, ResolveManagedInsertTarget, ResolveManagedTimeTravel, SkippingScanExec, SkipstoneSqlParser, TableFunctions}
 import io.skipstone.table.ManagedTableRule
 
 /**
@@ -23,7 +23,9 @@ class SkipstoneExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectParser((session, delegate) => new SkipstoneSqlParser(session, delegate))
     // `VERSION AS OF` on a managed table's root, which the parser hands over (ManagedTimeTravel)
     extensions.injectResolutionRule(ResolveManagedTimeTravel.apply)
-    // INSERT INTO a managed table commits a version (after Spark lined the columns up)
+    // INSERT INTO a managed table commits a version (after Spark lined the columns up); its root
+    // by path (parquet.`root`) is a table to insert into
+    extensions.injectResolutionRule(ResolveManagedInsertTarget.apply)
     extensions.injectPostHocResolutionRule(ManagedInsert.apply)
     SketchFunctions.all.foreach(extensions.injectFunction)
     SkipstoneFunctions.inject(extensions)

@@ -4,7 +4,7 @@ package io.skipstone.sql
  * `CREATE [OR REPLACE] TABLE t USING skipstone LAYOUT AMOEBA [BY] (a, b) [OPTIONS (...)] ... AS SELECT ...`:
  * the LAYOUT clause is Skipstone's, the rest Spark's. The clause becomes the source options it
  * stands for (`layout 'amoeba', columns 'a,b'`), so Spark's parser, analyzer and catalog see an
- * ordinary data source table and the `skipstone` source reads the options ([[io.skipstone.table.source.SourceOptions]]).
+ * ordinary data source table and the `skipstone` source reads the options ([[io.skipstone.table.SourceOptions]]).
  */
 object CreateTableLayout {
   private val CreateTable = """(?is)^\s*(?:CREATE(?:\s+OR\s+REPLACE)?|REPLACE)\s+TABLE\b.*""".r

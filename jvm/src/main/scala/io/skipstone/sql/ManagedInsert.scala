@@ -1,16 +1,19 @@
 package io.skipstone.sql
 
+import java.util.Locale
+
 import org.apache.spark.sql.{Encoders, Row, SaveMode, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.Attribute
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation
+import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.classic.{Dataset => ClassicDataset, SparkSession => ClassicSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.execution.datasources.InsertIntoHadoopFsRelationCommand
+import org.apache.spark.sql.execution.datasources.{InsertIntoHadoopFsRelationCommand, LogicalRelation}
 import org.apache.spark.sql.types.StructType
 
-import io.skipstone.table.{ManagedWrites, Tables}
+import io.skipstone.table.{ManagedWrites, SkipstoneSource, Tables}
 
 /**
  * `INSERT INTO` / `INSERT OVERWRITE` a managed table (by name, or as parquet.`root`) commits a
@@ -35,6 +38,27 @@ case class ManagedInsert(session: SparkSession) extends Rule[LogicalPlan] {
           insert.catalogTable.fold(root)(_.identifier.unquotedString))
       }
     case other => other
+  }
+}
+
+/**
+ * `INSERT INTO parquet.`root`` (or `skipstone.`root``), as Delta users write `delta.`path``: Spark
+ * has no table by that name to insert into, so a managed table's root becomes its relation here
+ * and [[ManagedInsert]] then commits the insert. Other paths keep Spark's "table not found".
+ */
+case class ResolveManagedInsertTarget(session: SparkSession) extends Rule[LogicalPlan] {
+  private val Formats = Set("parquet", SkipstoneSource.ShortName)
+
+  override def apply(plan: LogicalPlan): LogicalPlan = plan match {
+    case insert: InsertIntoStatement => insert.table match {
+      case UnresolvedRelation(Seq(format, path), _, _) if Formats.contains(format.toLowerCase(Locale.ROOT)) =>
+        val root = scala.util.Try(io.skipstone.metadata.MetadataStore.qualify(session, path)).toOption
+        root.filter(Tables.isManaged(session, _)).fold(plan: LogicalPlan) { r =>
+          insert.copy(table = LogicalRelation(new SkipstoneSource().createRelation(session.sqlContext, Map("path" -> r))))
+        }
+      case _ => plan
+    }
+    case _ => plan
   }
 }
 

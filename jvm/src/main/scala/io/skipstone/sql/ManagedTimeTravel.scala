@@ -6,6 +6,8 @@ import java.time.temporal.ChronoUnit
 import scala.util.Try
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.TableIdentifier
+import org.apache.spark.sql.catalyst.catalog.CatalogTableType
 import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, AsOfVersion, RelationTimeTravel, TimeTravelSpec, UnresolvedLeafNode, UnresolvedRelation}
 import org.apache.spark.sql.catalyst.expressions.{Expression, SubqueryExpression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
@@ -23,7 +25,8 @@ import io.skipstone.table.{ManagedReadOptions, TableLog}
  * the path is a managed table's root by a [[ManagedTimeTravel]], and [[ResolveManagedTimeTravel]]
  * resolves that into the plain relation over the root with the matching read option, the one the
  * DataFrame reader gives (`versionAsOf`, `timestampAsOf`); `ManagedTableRule` then reads that
- * version. Other time travel (Delta's and Iceberg's tables, catalog tables) stays Spark's.
+ * version. A session-catalog table over a managed table's root (`CREATE TABLE ... USING skipstone`)
+ * travels the same way. Other time travel (Delta's and Iceberg's tables) stays Spark's.
  */
 case class ManagedTimeTravel(format: String, root: String, timestamp: Option[Expression], version: Option[String])
   extends UnresolvedLeafNode
@@ -37,7 +40,28 @@ object ManagedTimeTravel {
           if !timestamp.exists(SubqueryExpression.hasSubquery) && isFileFormat(session, format) &&
             isManagedRoot(session, path) =>
         ManagedTimeTravel(format, path, timestamp, version)
+      case travel @ RelationTimeTravel(UnresolvedRelation(parts, _, false), timestamp, version)
+          if !timestamp.exists(SubqueryExpression.hasSubquery) =>
+        catalogTableRoot(session, parts).fold(travel: LogicalPlan)(ManagedTimeTravel("parquet", _, timestamp, version))
     }
+
+  /**
+   * The root of the managed table a session-catalog table stands for (`CREATE TABLE ... USING
+   * skipstone`, or any table whose location is a managed table's root); None for anything else,
+   * a temporary view of that name included, which keeps Spark's meaning.
+   */
+  private def catalogTableRoot(session: SparkSession, parts: Seq[String]): Option[String] = Try {
+    val catalog = session.sessionState.catalog
+    val identifier = parts match {
+      case Seq(table) => Some(TableIdentifier(table))
+      case Seq(db, table) => Some(TableIdentifier(table, Some(db)))
+      case Seq(c, db, table) if c.equalsIgnoreCase("spark_catalog") => Some(TableIdentifier(table, Some(db)))
+      case _ => None
+    }
+    identifier.filterNot(_ => catalog.isTempView(parts)).map(catalog.getTableMetadata)
+      .filter(_.tableType != CatalogTableType.VIEW).flatMap(_.storage.locationUri)
+      .map(uri => io.skipstone.metadata.MetadataStore.qualify(session, uri.toString)).filter(isManagedRoot(session, _))
+  }.toOption.flatten
 
   // As ResolveSQLOnFile decides that `format.`path`` names files: the format is a file source.
   private def isFileFormat(session: SparkSession, format: String): Boolean =

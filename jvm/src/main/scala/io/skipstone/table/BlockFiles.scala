@@ -32,6 +32,10 @@ object BlockFiles {
   final case class Written(path: String, name: String, identity: FileIdentity, block: Long)
 
   private val PartFile = """part-(\d{5,})-.*""".r
+  private val BlockFile = """b\d+-.*""".r
+
+  /** Whether a file in a table's root is named as this writer names block files (`b<block>-part-...`). */
+  def isBlockFile(name: String): Boolean = BlockFile.pattern.matcher(name).matches()
   private val KeyColumn = "__skipstone_block_key"
 
   /**

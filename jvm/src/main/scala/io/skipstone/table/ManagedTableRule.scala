@@ -1,6 +1,7 @@
 package io.skipstone.table
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.catalog.CatalogTable
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -20,18 +21,19 @@ import io.skipstone.query.{SkippingFileIndex, SkippingRule}
 case class ManagedTableRule(session: SparkSession) extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan = plan.transformDown {
-    case filter @ Filter(condition, relation @ LogicalRelation(fs: HadoopFsRelation, _, _, _, _)) =>
-      pin(fs.location, Some(condition), fs).fold(filter: LogicalPlan) { index =>
+    case filter @ Filter(condition, relation @ LogicalRelation(fs: HadoopFsRelation, _, table, _, _)) =>
+      pin(fs.location, Some(condition), fs, table).fold(filter: LogicalPlan) { index =>
         filter.copy(child = relation.copy(relation = fs.copy(location = index)(fs.sparkSession)))
       }
-    case relation @ LogicalRelation(fs: HadoopFsRelation, _, _, _, _) =>
-      pin(fs.location, None, fs).fold(relation: LogicalPlan) { index =>
+    case relation @ LogicalRelation(fs: HadoopFsRelation, _, table, _, _) =>
+      pin(fs.location, None, fs, table).fold(relation: LogicalPlan) { index =>
         relation.copy(relation = fs.copy(location = index)(fs.sparkSession))
       }
   }
 
   /** The index listing from the manifest, or None when the relation is no managed table or already pinned. */
-  private def pin(location: FileIndex, condition: Option[Expression], fs: HadoopFsRelation): Option[FileIndex] = {
+  private def pin(location: FileIndex, condition: Option[Expression], fs: HadoopFsRelation,
+                  table: Option[CatalogTable]): Option[FileIndex] = {
     val directory = location match {
       case l: InMemoryFileIndex => Some(l)
       case s: SkippingFileIndex => s.delegate match { case l: InMemoryFileIndex => Some(l); case _ => None }
@@ -45,7 +47,7 @@ case class ManagedTableRule(session: SparkSession) extends Rule[LogicalPlan] {
     } yield {
       refuseForeignPartitions(root, fs)
       val (snapshot, unindexed) =
-        ManagedReadOptions.request(fs.options, root, session.sessionState.conf.sessionLocalTimeZone) match {
+        ManagedReadOptions.request(readOptions(fs, table), root, session.sessionState.conf.sessionLocalTimeZone) match {
           case VersionRequest.Newest => (newest, newestUnindexed)
           // A version is exactly the files its log entry lists: other writers' files are in no
           // version until one absorbs them, and which of them existed back then is not recorded.
@@ -65,6 +67,14 @@ case class ManagedTableRule(session: SparkSession) extends Rule[LogicalPlan] {
     }
     pinned
   }
+
+  /**
+   * The options a read passes: a `skipstone` catalog table also passes the options it was created
+   * with (its layout), which say how it was written and are no read options.
+   */
+  private def readOptions(fs: HadoopFsRelation, table: Option[CatalogTable]): Map[String, String] =
+    if (table.exists(_.provider.exists(_.equalsIgnoreCase(SkipstoneSource.ShortName)))) SourceOptions.forRead(fs.options)
+    else fs.options
 
   /**
    * A managed table has no partitions: directories in its root come from another writer's

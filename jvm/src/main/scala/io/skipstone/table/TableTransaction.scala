@@ -92,7 +92,7 @@ final class TableTransaction private (private val session: SparkSession, val roo
       val added = written.map(w => DataFile(w.name, w.identity.size, w.identity.modificationTime, w.block,
         counts.getOrElse(w.path, throw new RowCountMismatch(s"$what: the skipping metadata has no row count of " +
           s"${w.name} (was it deleted meanwhile?); nothing was committed"))))
-      checkRows(rowsRouted, added, write.removed)
+      checkRows(rowsRouted, added, if (write.rewritesRemoved) write.removed else Nil)
       val perBlock = (kept ++ added).groupMapReduce(_.block)(_.rows)(_ + _)
       val layout = write.layout.map(l => LayoutDocument.toJson(l.withBlockRows(b => perBlock.getOrElse(b.toLong, 0L).toDouble)))
       val done: List[JField] = (if (removed.isEmpty) List("rows" -> JLong(rowsRouted))

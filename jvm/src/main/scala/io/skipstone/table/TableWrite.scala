@@ -19,6 +19,8 @@ import io.skipstone.layout.LayoutDocument
  *                   its duration
  * @param indexes    (a create) the indexes the table's first skipping metadata is built for;
  *                   other writes keep the table's
+ * @param rewritesRemoved whether `rows` are the rows of the `removed` files (a rewrite: checked
+ *                   before the commit), or new rows that replace them (an overwrite)
  */
 final case class TableWrite(
     operation: String,
@@ -29,7 +31,8 @@ final case class TableWrite(
     info: JObject,
     properties: Map[String, String] = Map.empty,
     absorbed: Set[AbsorbedFile] = Set.empty,
-    indexes: Seq[IndexRequest] = Nil)
+    indexes: Seq[IndexRequest] = Nil,
+    rewritesRemoved: Boolean = true)
 
 sealed trait Routing {
   /** The blocks this write may put rows into; a row routed elsewhere fails it. */

@@ -78,6 +78,12 @@ object LayoutBuilders {
   }
 
   /** The spec's kind, after checking that the JVM builds it and that it takes every option given. */
+  /** Whether the JVM builds `spec` (a built-in kind); a spec defined in Python builds itself. */
+  def builds(spec: JValue): Boolean = spec \ "kind" match {
+    case JString(k) => Options.contains(k)
+    case _ => false
+  }
+
   private def checkedKind(spec: JValue): String = {
     val kind = spec \ "kind" match {
       case JString(k) => k

@@ -1,4 +1,4 @@
-package io.skipstone.table.source
+package io.skipstone.table
 
 import org.apache.spark.sql.{DataFrame, SQLContext, SaveMode, SparkSession}
 import org.apache.spark.sql.execution.datasources.DataSource
@@ -6,7 +6,6 @@ import org.apache.spark.sql.sources.{BaseRelation, CreatableRelationProvider, Da
   SchemaRelationProvider}
 import org.apache.spark.sql.types.{DataType, StructType}
 
-import io.skipstone.table.{ManagedWrites, TableLog, Tables}
 
 /**
  * The `skipstone` data source: a managed table as Spark's readers and writers name a format.
@@ -26,7 +25,7 @@ import io.skipstone.table.{ManagedWrites, TableLog, Tables}
 class SkipstoneSource extends DataSourceRegister with RelationProvider with SchemaRelationProvider
     with CreatableRelationProvider {
 
-  override def shortName(): String = "skipstone"
+  override def shortName(): String = SkipstoneSource.ShortName
 
   override def createRelation(sqlContext: SQLContext, parameters: Map[String, String]): BaseRelation =
     relation(sqlContext.sparkSession, SourceOptions.root(sqlContext.sparkSession, parameters), parameters)
@@ -61,4 +60,8 @@ class SkipstoneSource extends DataSourceRegister with RelationProvider with Sche
     DataSource(session, className = "parquet", paths = Seq(root), userSpecifiedSchema = Some(schema),
       options = SourceOptions.forRead(parameters)).resolveRelation(checkFilesExist = false)
   }
+}
+
+object SkipstoneSource {
+  val ShortName = "skipstone"
 }

@@ -1,10 +1,9 @@
-package io.skipstone.table.source
+package io.skipstone.table
 
 import java.util.Locale
 
 import org.apache.spark.sql.SparkSession
 
-import io.skipstone.table.LayoutRequest
 
 /**
  * The options of the `skipstone` source. Writing a new table takes its layout: `layout`
