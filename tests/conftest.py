@@ -14,9 +14,11 @@ import skipstone  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def spark_context_session():
+def spark_context_session(tmp_path_factory):
     from pyspark.sql import SparkSession
 
+    # catalog tables (CREATE TABLE ... USING skipstone) go to a scratch warehouse, never the checkout
+    warehouse = tmp_path_factory.mktemp("warehouse")
     builder = (
         SparkSession.builder.master("local[2]")
         .appName("skipstone-tests")
@@ -24,6 +26,7 @@ def spark_context_session():
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.memory", "2g")
         .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.warehouse.dir", str(warehouse))
     )
     spark = skipstone.configure(builder).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
