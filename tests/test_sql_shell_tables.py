@@ -13,6 +13,7 @@ from tests.test_sql_shell import spark_sql
 
 
 @pytest.mark.skipif(spark_sql() is None, reason="pyspark's spark-sql script is not installed")
+@pytest.mark.xfail(strict=True, reason="OPTIMIZE ... ZORDER BY runs in the JVM only once the layout rewrite moves there")
 def test_a_managed_table_from_create_to_vacuum_with_only_the_jar(tmp_path):
     location = tmp_path / "events"
     script = f"""
