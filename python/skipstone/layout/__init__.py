@@ -33,6 +33,7 @@ from skipstone.layout.curve_specs import Hilbert, ZOrder
 from skipstone.layout.workload_specs import Paw, QdTree
 from skipstone.layout.paw_rebuild import PawRebuild
 from skipstone.layout.best_of import BestOf
+from skipstone.layout.bounded.policy import BoundedRewrite
 from skipstone.layout.predicates import And, Between, Comparison, In, Not, Or, Predicate, parse_predicate
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import Column, ColumnKind, LayoutData, Schema
@@ -43,6 +44,7 @@ __all__ = [
     "Amoeba",
     "AmoebaAdaptive",
     "BestOf",
+    "BoundedRewrite",
     "Hilbert",
     "KdTree",
     "Paw",

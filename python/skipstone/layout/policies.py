@@ -41,13 +41,41 @@ from skipstone.layout.tree import PartitionTree
 @dataclass(frozen=True, eq=False)
 class LayoutChange:
     """A new tree, the existing blocks it replaces, and why it pays: ``benefit`` and ``cost``
-    in the policy's unit (Amoeba: rows read saved over the window, c x rows rewritten)."""
+    in the policy's unit (Amoeba: rows read saved over the window, c x rows rewritten).
+
+    The optional fields are what a policy that rewrites bounded units on accumulated regret
+    (``BoundedRewrite``) reports for a table's history; other policies leave them unset:
+    ``unit`` names the rewritten units, ``budget_bytes`` bounds a step's rewrite and
+    ``rewritten_bytes`` is what it rewrites, ``regret`` is what the logged queries already paid
+    for lacking the change, ``break_even_queries`` how many queries at the recent rate of saving
+    pay its cost, ``horizon_queries`` how long the workload's patterns last and
+    ``predicted_benefit`` what the change saves over that horizon.
+    """
 
     tree: Layout
     rewritten_blocks: tuple[int, ...]
     benefit: float
     cost: float
     description: str = ""
+    unit: str = ""
+    budget_bytes: float | None = None
+    rewritten_bytes: float | None = None
+    regret: float | None = None
+    break_even_queries: float | None = None
+    horizon_queries: float | None = None
+    predicted_benefit: float | None = None
+
+    def history_fields(self) -> dict[str, str | float]:
+        """The optional fields a policy set, by name, for a table to log next to benefit and cost.
+
+        >>> from skipstone.layout import Leaf, PartitionTree, Schema
+        >>> change = LayoutChange(PartitionTree(Schema(()), Leaf(1)), (0,), 5.0, 4.0, regret=5.0)
+        >>> change.history_fields()
+        {'regret': 5.0}
+        """
+        names = ("unit", "budget_bytes", "rewritten_bytes", "regret", "break_even_queries", "horizon_queries",
+                 "predicted_benefit")
+        return {n: getattr(self, n) for n in names if getattr(self, n) not in (None, "")}
 
 
 @runtime_checkable

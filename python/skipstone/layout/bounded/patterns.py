@@ -1,0 +1,122 @@
+"""The workload's patterns: which queries are hot, since when regret counts, how long patterns last.
+
+A query's template is the set of columns it bounds (a 10 % range on ``x`` and a 1 % range on
+``x`` share a template). A run is a stretch of the log in which a template keeps recurring, each
+time within ``window`` queries of the time before: interleaved templates run side by side, and a
+template that went quiet for a whole window and came back starts a new run. The hot queries are
+the recent (the last ``window``) and frequent (their template makes up at least ``hot_share`` of
+the window) ones.
+
+Regret counts from the start of the current phase, where the ongoing runs of the hot templates
+began: a re-layout is proposed for those templates, so the queries before them never paid rent
+for lacking it (a ski-rental's rent runs from the moment the choice arose).
+
+>>> from skipstone.layout import Query, Schema, Column, ColumnKind
+>>> schema = Schema((Column("x", ColumnKind.INTEGER), Column("y", ColumnKind.INTEGER)))
+>>> on_x, on_y = Query.from_ranges(schema, {"x": (0, 5)}), Query.from_ranges(schema, {"y": (0, 5)})
+>>> p = workload_patterns([on_x] * 6 + [on_y] * 4, window=4, hot_share=0.5)
+>>> p.hot, p.phase_start, p.window_start, p.horizon
+((6, 7, 8, 9), 6, 6, 5.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from skipstone.layout.queries import Query
+
+Template = frozenset[int]
+
+
+def template_of(query: Query) -> Template:
+    """The columns a query bounds (a finite low or high on some box)."""
+    bounded = np.isfinite(query.boxes.low) | np.isfinite(query.boxes.high)
+    return frozenset(np.flatnonzero(bounded.any(axis=0)).tolist())
+
+
+@dataclass(frozen=True)
+class Run:
+    """A template recurring from position ``first`` to ``last`` of the log (both included)."""
+
+    template: Template
+    first: int
+    last: int
+
+    @property
+    def length(self) -> int:
+        return self.last - self.first + 1
+
+
+def template_runs(templates: Sequence[Template], gap: int) -> list[Run]:
+    """Every run of every template, ordered by where it starts: a template's occurrences
+    belong to one run while each follows the one before within ``gap`` positions.
+
+    >>> a, b = frozenset({0}), frozenset({1})
+    >>> [(sorted(r.template), r.first, r.last) for r in template_runs([a, b, a, b, b, b, a], gap=2)]
+    [([0], 0, 2), ([1], 1, 5), ([0], 6, 6)]
+    """
+    if gap < 1:
+        raise ValueError(f"a run's gap must be at least 1 query, got {gap}")
+    open_runs: dict[Template, Run] = {}
+    closed: list[Run] = []
+    for position, template in enumerate(templates):
+        run = open_runs.get(template)
+        if run is not None and position - run.last <= gap:
+            open_runs[template] = Run(template, run.first, position)
+        else:
+            if run is not None:
+                closed.append(run)
+            open_runs[template] = Run(template, position, position)
+    return sorted(closed + list(open_runs.values()), key=lambda r: (r.first, sorted(r.template)))
+
+
+@dataclass(frozen=True)
+class HotPattern:
+    """Hot queries a re-layout is cut for: one hot template's, or every hot query together.
+    ``start`` is where the ongoing runs of their templates began: regret counts from there."""
+
+    templates: tuple[Template, ...]
+    positions: tuple[int, ...]  # the hot queries' positions in the log
+    start: int
+
+
+@dataclass(frozen=True)
+class WorkloadPatterns:
+    """Positions in the log (oldest query at 0) that the policy's accounting needs."""
+
+    hot: tuple[int, ...]  # the hot queries: recent and of a frequent template
+    window_start: int  # the first of the last ``window`` queries, over which the rate of saving is measured
+    phase_start: int  # where the ongoing runs of the hot templates began
+    horizon: float  # how long a run lasts, in queries: the mean over the log's runs
+    patterns: tuple[HotPattern, ...] = ()  # each hot template alone, then (if several) all of them
+
+    @property
+    def first_accounted(self) -> int:
+        """The oldest query any measure looks at."""
+        return min(self.window_start, self.phase_start)
+
+
+def workload_patterns(workload: Sequence[Query], window: int, hot_share: float) -> WorkloadPatterns:
+    """The hot queries, the current phase and the horizon of a logged workload (oldest first)."""
+    if window < 1:
+        raise ValueError(f"window must be at least 1 query, got {window}")
+    if not 0 < hot_share <= 1:
+        raise ValueError(f"hot_share must be in (0, 1], got {hot_share}")
+    templates = [template_of(q) for q in workload]
+    window_start = max(0, len(templates) - window)
+    recent = templates[window_start:]
+    counts: dict[Template, int] = {}
+    for t in recent:
+        counts[t] = counts.get(t, 0) + 1
+    hot_templates = sorted((t for t, n in counts.items() if t and n >= hot_share * len(recent)), key=sorted)
+    hot = tuple(window_start + i for i, t in enumerate(recent) if t in hot_templates)
+    runs = template_runs(templates, window) if templates else []
+    ongoing = {r.template: r for r in runs}  # runs are ordered by start: each template's last one wins
+    alone = [HotPattern((t,), tuple(p for p in hot if templates[p] == t), ongoing[t].first) for t in hot_templates]
+    together = [HotPattern(tuple(hot_templates), hot, min(p.start for p in alone))] if len(alone) > 1 else []
+    phase_start = min((p.start for p in alone), default=len(templates))
+    horizon = float(np.mean([r.length for r in runs])) if runs else 0.0
+    return WorkloadPatterns(hot, window_start, phase_start, horizon, tuple(alone + together))

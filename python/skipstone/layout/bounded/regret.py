@@ -1,0 +1,174 @@
+"""What a unit's re-layout would have saved the logged queries, and saves them a query now.
+
+A query pays for the blocks it reads (``CostModel.block_costs``: rows, or bytes plus a cost per
+file opened). Replacing a unit by a new subtree changes what a query pays on the unit's blocks
+only, so its saving is the price of the unit's blocks it reads today minus the price of the new
+blocks it would read (negative when the re-layout makes it open more files for the same rows).
+Summed over the queries since the current phase began, that is the unit's **regret**: what the
+workload has already paid for not having the re-layout, the rent of the ski-rental problem.
+Averaged over the last window of queries, it is the **rate** at which the re-layout would save.
+
+New blocks are priced from their estimated rows (the unit's exact rows, divided as the sample
+divides), and read when the query's boxes meet the part of the unit's region they cover.
+
+>>> import numpy as np
+>>> from skipstone.layout import LayoutData, Query, RowsRead, build_kd_tree
+>>> from skipstone.layout.bounded.units import tree_units
+>>> from skipstone.layout.tree import Leaf, Split
+>>> data = LayoutData.from_columns({"x": np.arange(100.0), "y": np.arange(100.0) % 10})
+>>> tree = build_kd_tree(data, block_rows=50, columns=["y"])    # y <= 4 | y > 4, 50 rows each
+>>> q = Query.from_ranges(data.schema, {"x": (0, 29)})
+>>> log = AccountedQueries.of([q] * 4, first=0, regret_from=1, rate_from=2)
+>>> root = tree_units(tree)[0]                                  # both blocks, re-cut at x <= 29
+>>> relayout = Proposal(root, Split(0, 29.0, Leaf(0, 30.0), Leaf(0, 70.0)), cut_for="x")
+>>> [c] = price_units(tree, [relayout], log, RowsRead(), 4.0, 1.0)
+>>> c.savings.tolist(), c.regret, c.rate, c.write_cost
+([70.0], 210.0, 70.0, 400.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from skipstone.layout.boxes import touching
+from skipstone.layout.cost_model import CostModel, write_costs
+from skipstone.layout.queries import Query
+from skipstone.layout.bounded.units import TreeUnit
+from skipstone.layout.tree import Node, PartitionTree
+
+
+@dataclass(frozen=True, eq=False)
+class AccountedQueries:
+    """The logged queries from position ``first`` on, each distinct query once: ``index[i]``
+    is the distinct query at log position ``first + i``. Regret counts the positions from
+    ``regret_from`` on, the rate the positions from ``rate_from`` on."""
+
+    distinct: tuple[Query, ...]
+    index: np.ndarray
+    first: int
+    regret_from: int
+    rate_from: int
+
+    @staticmethod
+    def of(workload: Sequence[Query], first: int, regret_from: int, rate_from: int) -> AccountedQueries:
+        if not first <= min(regret_from, rate_from):
+            raise ValueError(f"accounting starts at {first}, after regret ({regret_from}) or rate ({rate_from}) does")
+        keys: dict[tuple[bytes, bytes], int] = {}
+        distinct: list[Query] = []
+        index = []
+        for q in workload[first:]:
+            key = (q.boxes.low.tobytes(), q.boxes.high.tobytes())
+            if key not in keys:
+                keys[key] = len(distinct)
+                distinct.append(q)
+            index.append(keys[key])
+        return AccountedQueries(tuple(distinct), np.array(index, dtype=np.int64), first, regret_from, rate_from)
+
+    def _counts(self, since: int) -> np.ndarray:
+        return np.bincount(self.index[since - self.first:], minlength=len(self.distinct)).astype(np.float64)
+
+    @property
+    def regret_counts(self) -> np.ndarray:
+        """Per distinct query: how often it ran since regret began to count."""
+        return self._counts(self.regret_from)
+
+    @property
+    def rate_weights(self) -> np.ndarray:
+        """Per distinct query: its share of the recent window (summing to 1 over the window)."""
+        counts = self._counts(self.rate_from)
+        return counts / max(1.0, counts.sum())
+
+
+@dataclass(frozen=True, eq=False)
+class Proposal:
+    """A unit and the subtree to replace it, cut for the hot queries of ``cut_for`` (for logs)."""
+
+    unit: TreeUnit
+    subtree: Node  # leaves numbered 0; rows estimated
+    cut_for: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class PricedUnit:
+    """A unit, its proposed subtree, and what that re-layout is worth."""
+
+    unit: TreeUnit
+    subtree: Node  # leaves numbered 0; rows estimated
+    cut_for: str
+    savings: np.ndarray  # per distinct accounted query: what it would no longer pay on the unit
+    regret: float  # the savings summed over the queries since regret began to count
+    rate: float  # the mean saving of a recent query
+    write_cost: float  # c x writing the unit's blocks (a change's fixed job cost is paid once, by the change)
+    bytes: float  # the unit's bytes: what rewriting it reads and writes
+
+    @property
+    def rate_per_byte(self) -> float:
+        return self.rate / self.bytes if self.bytes > 0 else 0.0
+
+    @property
+    def paid(self) -> bool:
+        """Whether the queries have already paid this unit's rewrite in regret (rent-or-buy)."""
+        return self.rate > 0 and self.regret >= self.write_cost
+
+
+def price_units(tree: PartitionTree, proposals: Sequence[Proposal], queries: AccountedQueries,
+                model: CostModel, write_multiplier: float, bytes_per_row: float) -> list[PricedUnit]:
+    """Each proposal (a unit of ``tree`` and the subtree to replace it) priced over ``queries``."""
+    if not proposals:
+        return []
+    today = _touch_matrix(queries.distinct, *_descriptor_arrays(tree))
+    prices = model.block_costs(tree.block_rows)
+    low, high, owner, leaf_rows, spans = _new_leaf_regions(tree, proposals)
+    after = _touch_matrix(queries.distinct, low, high, owner, len(leaf_rows))
+    new_prices = model.block_costs(leaf_rows)
+    regret_counts, rate_weights = queries.regret_counts, queries.rate_weights
+    out = []
+    for proposal, (start, end) in zip(proposals, spans):
+        unit = proposal.unit
+        paid_today = today[:, unit.first:unit.end].astype(np.float64) @ prices[unit.first:unit.end]
+        paid_after = after[:, start:end].astype(np.float64) @ new_prices[start:end]
+        savings = paid_today - paid_after
+        write = write_multiplier * float(write_costs(model, tree.block_rows[unit.first:unit.end]).sum())
+        out.append(PricedUnit(unit, proposal.subtree, proposal.cut_for, savings, float(savings @ regret_counts), float(savings @ rate_weights),
+                              write, unit.rows * bytes_per_row))
+    return out
+
+
+def _descriptor_arrays(tree: PartitionTree) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    d = tree.descriptors()
+    return d.low, d.high, d.owner, tree.block_count
+
+
+def _new_leaf_regions(tree: PartitionTree, proposals: Sequence[Proposal]):
+    """The new leaves of every proposal, stacked: their boxes (each leaf's region within its
+    unit's region), the leaf each box describes, each leaf's rows, and per proposal the range
+    of its leaves."""
+    lows, highs, owners, rows, spans = [], [], [], [], []
+    leaves = 0
+    for proposal in proposals:
+        shape = PartitionTree(tree.schema, proposal.subtree)
+        d = shape.descriptors()
+        region = proposal.unit.region
+        low = np.maximum(d.low[:, None, :], region.low[None, :, :]).reshape(-1, tree.schema.width)
+        high = np.minimum(d.high[:, None, :], region.high[None, :, :]).reshape(-1, tree.schema.width)
+        owner = np.repeat(d.owner, region.count)
+        keep = np.all(low < high, axis=1)
+        lows.append(low[keep])
+        highs.append(high[keep])
+        owners.append(owner[keep] + leaves)
+        rows.append(shape.block_rows)
+        spans.append((leaves, leaves + shape.block_count))
+        leaves += shape.block_count
+    return np.vstack(lows), np.vstack(highs), np.concatenate(owners), np.concatenate(rows), spans
+
+
+def _touch_matrix(queries: Sequence[Query], low: np.ndarray, high: np.ndarray, owner: np.ndarray,
+                  count: int) -> np.ndarray:
+    """Per query and block: whether the query reads the block (some box of each meets)."""
+    out = np.zeros((len(queries), count), dtype=bool)
+    for k, q in enumerate(queries):
+        out[k, owner[touching(low, high, q.boxes)]] = True
+    return out
