@@ -7,16 +7,17 @@ template that went quiet for a whole window and came back starts a new run. The 
 the recent (the last ``window``) and frequent (their template makes up at least ``hot_share`` of
 the window) ones.
 
-Regret counts from the start of the current phase, where the ongoing runs of the hot templates
-began: a re-layout is proposed for those templates, so the queries before them never paid rent
-for lacking it (a ski-rental's rent runs from the moment the choice arose).
+A hot pattern is one hot template's queries, or (when several are hot) all hot queries together;
+its regret counts from where the ongoing runs of its templates began: a re-layout is proposed
+for those templates, so the queries before them never paid rent for lacking it (a ski-rental's
+rent runs from the moment the choice arose).
 
 >>> from skipstone.layout import Query, Schema, Column, ColumnKind
 >>> schema = Schema((Column("x", ColumnKind.INTEGER), Column("y", ColumnKind.INTEGER)))
 >>> on_x, on_y = Query.from_ranges(schema, {"x": (0, 5)}), Query.from_ranges(schema, {"y": (0, 5)})
 >>> p = workload_patterns([on_x] * 6 + [on_y] * 4, window=4, hot_share=0.5)
->>> p.hot, p.phase_start, p.window_start, p.horizon
-((6, 7, 8, 9), 6, 6, 5.0)
+>>> p.hot, p.phase_start, p.window_start, p.horizon, [x.start for x in p.patterns]
+((6, 7, 8, 9), 6, 6, 5.0, [6])
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def workload_patterns(workload: Sequence[Query], window: int, hot_share: float) 
         counts[t] = counts.get(t, 0) + 1
     hot_templates = sorted((t for t, n in counts.items() if t and n >= hot_share * len(recent)), key=sorted)
     hot = tuple(window_start + i for i, t in enumerate(recent) if t in hot_templates)
-    runs = template_runs(templates, window) if templates else []
+    runs = [r for r in template_runs(templates, window) if r.template] if templates else []  # {}: no pattern
     ongoing = {r.template: r for r in runs}  # runs are ordered by start: each template's last one wins
     alone = [HotPattern((t,), tuple(p for p in hot if templates[p] == t), ongoing[t].first) for t in hot_templates]
     together = [HotPattern(tuple(hot_templates), hot, min(p.start for p in alone))] if len(alone) > 1 else []

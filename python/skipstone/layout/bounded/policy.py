@@ -11,8 +11,9 @@ once the workload has paid: this policy does both.
    holds at least two blocks' rows (so a re-cut can make two blocks): a leaf, a few siblings,
    or a larger subtree (``bounded/units.py``). Each is re-laid out over its own region, cut where
    the hot queries cut (``bounded/recut.py``), so routing stays exact.
-2. **Regret and the trigger.** For each unit, the regret is what the queries of the current
-   phase would have saved under its re-layout (``bounded/regret.py``). A unit is ready once its
+2. **Regret and the trigger.** For each unit, the regret is what the queries since its
+   pattern began, and since its blocks were written when the table says (``block_births``),
+   would have saved under its re-layout (``bounded/regret.py``). A unit is ready once its
    regret reaches the cost of rewriting it, c x its write price: the ski-rental rule, which
    pays at most twice what an oracle that knew the future would.
 3. **Budget.** Ready units are taken by what they save a recent query per byte rewritten,
@@ -22,7 +23,8 @@ once the workload has paid: this policy does both.
 The change reports the unit, budget, regret, break-even query count (cost / the recent saving
 per query), the horizon (how long the log's patterns last, in queries) and the benefit predicted
 over it, in its description and as fields a table can log (``LayoutChange.history_fields``).
-Everything is computed from the logged workload (oldest first), so the policy is a value.
+Everything is computed from the logged workload (oldest first) and the policy's fields, so the
+policy is a value: the same log gives the same change.
 
 >>> import numpy as np
 >>> from skipstone.layout import BoundedRewrite, LayoutData, Query, RowsRead, build_kd_tree
@@ -42,7 +44,7 @@ None
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -74,6 +76,13 @@ class BoundedRewrite:
     table's (``for_table``) or else the tree's mean block; ``bytes_per_row`` None takes the
     cost model's or the table's (``with_bytes_per_row``). Prices come from ``cost_model``, a
     rewrite costs ``write_multiplier`` x its write price plus the model's job cost, once.
+
+    ``block_births`` (block id, log position) pairs say from which logged query on a block
+    existed (``with_block_births``; a table knows it from its history): a unit's regret counts
+    no query from before its blocks were written, as the rent of a ski-rental restarts when one
+    buys. Blocks not listed count as old as the log; without births, a region rewritten earlier
+    in a phase is priced as if the phase's earlier queries had run on it, which can re-cut it
+    sooner than a strict rent-or-buy would.
     """
 
     window: int = 100
@@ -84,6 +93,7 @@ class BoundedRewrite:
     cost_model: CostModel = SparkCost()
     bytes_per_row: float | None = None
     block_rows: float | None = None
+    block_births: tuple[tuple[int, int], ...] = ()
     name: str = "BoundedRewrite"
 
     def __post_init__(self) -> None:
@@ -104,6 +114,11 @@ class BoundedRewrite:
         own = self.bytes_per_row if self.bytes_per_row is not None else float(bytes_per_row)
         return replace(self, bytes_per_row=own, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
 
+    def with_block_births(self, births: Mapping[int, int]) -> BoundedRewrite:
+        """This policy knowing, per block id, the log position of the first query that ran
+        while the block existed (the number of queries logged before the commit that wrote it)."""
+        return replace(self, block_births=tuple(sorted((int(b), int(p)) for b, p in births.items())))
+
     def candidates(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> list[PricedUnit]:
         """Every unit the hot queries straddle that fits the budget, re-laid out for each hot
         pattern (each hot template alone, and all of them together) and priced: what the policy
@@ -111,6 +126,8 @@ class BoundedRewrite:
         return self._assess(tree, workload, sample)[1]
 
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+        """The ready units within the budget as one change, once their regret reaches their
+        cost and the job's; None while the workload is still paying rent."""
         patterns, candidates = self._assess(tree, workload, sample)
         chosen = self._within_budget([c for c in candidates if c.paid])
         job = self.write_multiplier * getattr(self.cost_model, "job_cost", 0.0)
@@ -125,12 +142,12 @@ class BoundedRewrite:
         tree = _partition_tree(tree, self.name)
         if sample.schema != tree.schema:
             raise ValueError(f"{self.name}: the sample's schema differs from the tree's")
-        queries = [q for q in workload if not q.boxes.is_empty]
+        queries = list(workload)  # positions are the log's: births refer to them
         patterns = workload_patterns(queries, self.window, self.hot_share)
         if not patterns.patterns or sample.rows == 0:
             return patterns, []
         positions = tree.route(sample)
-        accounted = AccountedQueries.of(queries, patterns.first_accounted, patterns.phase_start, patterns.window_start)
+        accounted = AccountedQueries.of(queries, patterns.first_accounted)
         use = query_block_use(tree, sample, [queries[p] for p in patterns.hot], positions)
         straddled = use.of(range(len(patterns.hot))).straddled(self.seal_fraction)  # all hot queries seal
         row_of = {p: k for k, p in enumerate(patterns.hot)}
@@ -139,11 +156,13 @@ class BoundedRewrite:
             hot = [queries[p] for p in pattern.positions]
             read = use.of([row_of[p] for p in pattern.positions]).reads > 0
             label = " | ".join(", ".join(tree.schema.names[c] for c in sorted(t)) for t in pattern.templates)
-            proposals = self._proposals(tree, sample, positions, straddled, read, hot, label)
-            # regret since the pattern began; the rate over its queries of the window, so that a
-            # pattern that just took over is not judged by the queries of the one it replaced
-            since = replace(accounted, regret_from=pattern.start, rate_from=max(pattern.start, patterns.window_start))
-            priced += price_units(tree, proposals, since, self.cost_model, self.write_multiplier, self._bytes_per_row())
+            # regret since the pattern began (and its blocks were written); the rate over its
+            # queries of the window, so that a pattern that just took over is not judged by the
+            # queries of the one it replaced
+            since = (pattern.start, max(pattern.start, patterns.window_start))
+            proposals = self._proposals(tree, sample, positions, straddled, read, hot, label, since)
+            priced += price_units(tree, proposals, accounted, self.cost_model, self.write_multiplier,
+                                  self._bytes_per_row())
         return patterns, priced
 
     def _bytes_per_row(self) -> float:
@@ -154,7 +173,7 @@ class BoundedRewrite:
         return float(known)
 
     def _proposals(self, tree: PartitionTree, sample: LayoutData, positions: np.ndarray, straddled: np.ndarray,
-                   read: np.ndarray, hot: Sequence[Query], label: str) -> list[Proposal]:
+                   read: np.ndarray, hot: Sequence[Query], label: str, since: tuple[int, int]) -> list[Proposal]:
         """Each unit of straddled blocks, some of which the ``hot`` queries ``read``, that fits
         the budget and can be cut, with its new subtree (``bounded/recut.py``) cut for them."""
         block_rows = self.block_rows or tree.total_rows / max(1, tree.block_count)
@@ -166,6 +185,8 @@ class BoundedRewrite:
         hot_boxes = NodeQueries.of(hot, width)
         hot_columns = _by_frequency(hot, width)
         bytes_per_row = self._bytes_per_row()
+        births = dict(self.block_births)
+        born = np.array([births.get(int(b), 0) for b in tree.block_ids], dtype=np.int64)
         out = []
         for unit in tree_units(tree):
             all_straddled = straddled_before[unit.end] - straddled_before[unit.first] == unit.end - unit.first
@@ -178,7 +199,8 @@ class BoundedRewrite:
             subtree = recut(sample.values[rows], hot_boxes.clip(box.low[0], box.high[0]), unit.rows, block_rows,
                             hot_columns, cut_columns(unit.node))
             if not isinstance(subtree, Leaf):
-                out.append(Proposal(unit, subtree, label))
+                regret_from = max(since[0], int(born[unit.first:unit.end].max()))
+                out.append(Proposal(unit, subtree, label, regret_from, since[1]))
         return out
 
     def _within_budget(self, ready: list[PricedUnit]) -> list[PricedUnit]:

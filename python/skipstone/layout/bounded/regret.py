@@ -18,9 +18,9 @@ divides), and read when the query's boxes meet the part of the unit's region the
 >>> data = LayoutData.from_columns({"x": np.arange(100.0), "y": np.arange(100.0) % 10})
 >>> tree = build_kd_tree(data, block_rows=50, columns=["y"])    # y <= 4 | y > 4, 50 rows each
 >>> q = Query.from_ranges(data.schema, {"x": (0, 29)})
->>> log = AccountedQueries.of([q] * 4, first=0, regret_from=1, rate_from=2)
+>>> log = AccountedQueries.of([q] * 4, first=0)
 >>> root = tree_units(tree)[0]                                  # both blocks, re-cut at x <= 29
->>> relayout = Proposal(root, Split(0, 29.0, Leaf(0, 30.0), Leaf(0, 70.0)), cut_for="x")
+>>> relayout = Proposal(root, Split(0, 29.0, Leaf(0, 30.0), Leaf(0, 70.0)), "x", regret_from=1, rate_from=2)
 >>> [c] = price_units(tree, [relayout], log, RowsRead(), 4.0, 1.0)
 >>> c.savings.tolist(), c.regret, c.rate, c.write_cost
 ([70.0], 210.0, 70.0, 400.0)
@@ -43,19 +43,14 @@ from skipstone.layout.tree import Node, PartitionTree
 @dataclass(frozen=True, eq=False)
 class AccountedQueries:
     """The logged queries from position ``first`` on, each distinct query once: ``index[i]``
-    is the distinct query at log position ``first + i``. Regret counts the positions from
-    ``regret_from`` on, the rate the positions from ``rate_from`` on."""
+    is the distinct query at log position ``first + i``."""
 
     distinct: tuple[Query, ...]
     index: np.ndarray
     first: int
-    regret_from: int
-    rate_from: int
 
     @staticmethod
-    def of(workload: Sequence[Query], first: int, regret_from: int, rate_from: int) -> AccountedQueries:
-        if not first <= min(regret_from, rate_from):
-            raise ValueError(f"accounting starts at {first}, after regret ({regret_from}) or rate ({rate_from}) does")
+    def of(workload: Sequence[Query], first: int) -> AccountedQueries:
         keys: dict[tuple[bytes, bytes], int] = {}
         distinct: list[Query] = []
         index = []
@@ -65,30 +60,27 @@ class AccountedQueries:
                 keys[key] = len(distinct)
                 distinct.append(q)
             index.append(keys[key])
-        return AccountedQueries(tuple(distinct), np.array(index, dtype=np.int64), first, regret_from, rate_from)
+        return AccountedQueries(tuple(distinct), np.array(index, dtype=np.int64), first)
 
-    def _counts(self, since: int) -> np.ndarray:
-        return np.bincount(self.index[since - self.first:], minlength=len(self.distinct)).astype(np.float64)
-
-    @property
-    def regret_counts(self) -> np.ndarray:
-        """Per distinct query: how often it ran since regret began to count."""
-        return self._counts(self.regret_from)
-
-    @property
-    def rate_weights(self) -> np.ndarray:
-        """Per distinct query: its share of the recent window (summing to 1 over the window)."""
-        counts = self._counts(self.rate_from)
-        return counts / max(1.0, counts.sum())
+    def counts_since(self, position: int) -> np.ndarray:
+        """Per distinct query: how often it ran from log position ``position`` on."""
+        if position < self.first:
+            raise ValueError(f"the accounting starts at query {self.first}, not {position}")
+        return np.bincount(self.index[position - self.first:], minlength=len(self.distinct)).astype(np.float64)
 
 
 @dataclass(frozen=True, eq=False)
 class Proposal:
-    """A unit and the subtree to replace it, cut for the hot queries of ``cut_for`` (for logs)."""
+    """A unit and the subtree to replace it, cut for the hot queries of ``cut_for`` (for logs).
+    Regret counts the queries from log position ``regret_from`` on: since the pattern began,
+    and not before the unit's blocks were written (rent restarts when one buys). The rate is
+    measured over the queries from ``rate_from`` on."""
 
     unit: TreeUnit
     subtree: Node  # leaves numbered 0; rows estimated
     cut_for: str = ""
+    regret_from: int = 0
+    rate_from: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,16 +116,18 @@ def price_units(tree: PartitionTree, proposals: Sequence[Proposal], queries: Acc
     low, high, owner, leaf_rows, spans = _new_leaf_regions(tree, proposals)
     after = _touch_matrix(queries.distinct, low, high, owner, len(leaf_rows))
     new_prices = model.block_costs(leaf_rows)
-    regret_counts, rate_weights = queries.regret_counts, queries.rate_weights
     out = []
     for proposal, (start, end) in zip(proposals, spans):
         unit = proposal.unit
         paid_today = today[:, unit.first:unit.end].astype(np.float64) @ prices[unit.first:unit.end]
         paid_after = after[:, start:end].astype(np.float64) @ new_prices[start:end]
         savings = paid_today - paid_after
+        recent = queries.counts_since(proposal.rate_from)
+        rate = float(savings @ recent) / max(1.0, float(recent.sum()))
         write = write_multiplier * float(write_costs(model, tree.block_rows[unit.first:unit.end]).sum())
-        out.append(PricedUnit(unit, proposal.subtree, proposal.cut_for, savings, float(savings @ regret_counts), float(savings @ rate_weights),
-                              write, unit.rows * bytes_per_row))
+        out.append(PricedUnit(unit, proposal.subtree, proposal.cut_for, savings,
+                              float(savings @ queries.counts_since(proposal.regret_from)), rate, write,
+                              unit.rows * bytes_per_row))
     return out
 
 
