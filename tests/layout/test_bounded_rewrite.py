@@ -7,6 +7,7 @@ import pytest
 
 from skipstone.layout import (BoundedRewrite, LayoutChange, LayoutData, Leaf, PartitionTree, Query, RowsRead,
                               SparkCost, Split, build_curve_layout, build_kd_tree, build_paw_tree)
+from skipstone.layout.bounded.regret import AccountedQueries, CurrentReads
 
 # 800 rows: x = 0..7 (100 rows each), y = 0..99 (8 rows each)
 DATA = LayoutData.from_columns({"x": np.repeat(np.arange(8.0), 100), "y": np.tile(np.arange(100.0), 8)})
@@ -150,6 +151,35 @@ def test_a_curve_layout_is_refused_by_name():
 def test_a_change_without_the_new_fields_is_built_as_before():
     change = LayoutChange(TWO_BLOCKS, (0,), 1.0, 0.5, "why")
     assert (change.description, change.unit, change.regret, change.history_fields()) == ("why", "", None, {})
+
+
+def test_no_re_layout_saves_a_query_more_than_it_pays_on_the_unit_today(changed):
+    # the bound that lets propose skip re-cutting units that cannot be paid yet
+    data, tree, _ = changed
+    workload = _hot_workload(data, 4)
+    p = policy(block_rows=100, budget_bytes=3000, write_multiplier=1)
+    today = CurrentReads.of(tree, AccountedQueries.of(workload, 0), p.cost_model).paid
+    candidates = p.candidates(tree, workload, data)
+    assert candidates
+    for c in candidates:
+        assert (c.savings <= today[:, c.unit.first:c.unit.end].sum(axis=1) + 1e-9).all()
+
+
+def test_skipping_units_that_cannot_be_paid_changes_no_decision():
+    # candidates() re-cuts every unit, propose only those whose queries paid their write cost today
+    data = _random_table(7)
+    tree = _trees(data)["kd"]
+    p = policy(block_rows=100, budget_bytes=3000, write_multiplier=8)
+    workload = _hot_workload(data, 8)
+    decisions = []
+    for k in range(2, 40, 4):
+        chosen = p._within_budget([c for c in p.candidates(tree, workload[:k], data) if c.paid])
+        paid = chosen and sum(c.regret for c in chosen) >= sum(c.write_cost for c in chosen)  # RowsRead: no job
+        expected = sorted(int(tree.block_ids[b]) for c in chosen for b in c.unit.blocks) if paid else None
+        change = p.propose(tree, workload[:k], data)
+        decisions.append(None if change is None else list(change.rewritten_blocks))
+        assert decisions[-1] == expected
+    assert None in decisions and any(decisions)  # both kinds of decision were compared
 
 
 # --- routing stays exact -------------------------------------------------------------------

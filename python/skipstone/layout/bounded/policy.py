@@ -50,11 +50,11 @@ import numpy as np
 
 from skipstone.layout.bounded.patterns import WorkloadPatterns, template_of, workload_patterns
 from skipstone.layout.bounded.recut import recut
-from skipstone.layout.bounded.regret import AccountedQueries, PricedUnit, Proposal, price_units
+from skipstone.layout.bounded.regret import AccountedQueries, CurrentReads, PricedUnit, Proposal, price_units
 from skipstone.layout.bounded.straddle import query_block_use
 from skipstone.layout.bounded.units import cut_columns, describe_path, replace_units, tree_units
 from skipstone.layout.builders.node_queries import NodeQueries
-from skipstone.layout.cost_model import SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, with_table_bytes
+from skipstone.layout.cost_model import SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, with_table_bytes, write_costs
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -123,12 +123,12 @@ class BoundedRewrite:
         """Every unit the hot queries straddle that fits the budget, re-laid out for each hot
         pattern (each hot template alone, and all of them together) and priced: what the policy
         chooses from, and what a table can show while nothing is ready yet."""
-        return self._assess(tree, workload, sample)[1]
+        return self._assess(tree, workload, sample, only_payable=False)[1]
 
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
         """The ready units within the budget as one change, once their regret reaches their
         cost and the job's; None while the workload is still paying rent."""
-        patterns, candidates = self._assess(tree, workload, sample)
+        patterns, candidates = self._assess(tree, workload, sample, only_payable=True)
         chosen = self._within_budget([c for c in candidates if c.paid])
         job = self.write_multiplier * getattr(self.cost_model, "job_cost", 0.0)
         regret = sum(c.regret for c in chosen)
@@ -137,8 +137,11 @@ class BoundedRewrite:
             return None
         return self._change(_partition_tree(tree, self.name), chosen, regret, cost, patterns)
 
-    def _assess(self, tree: Layout, workload: Sequence[Query], sample: LayoutData
+    def _assess(self, tree: Layout, workload: Sequence[Query], sample: LayoutData, only_payable: bool
                 ) -> tuple[WorkloadPatterns, list[PricedUnit]]:
+        """The patterns and the priced candidates; ``only_payable`` skips re-cutting units whose
+        queries have not even paid their write cost on them today (they cannot be paid, so the
+        choice is the same; re-cutting every subtree of a large tree is what costs)."""
         tree = _partition_tree(tree, self.name)
         if sample.schema != tree.schema:
             raise ValueError(f"{self.name}: the sample's schema differs from the tree's")
@@ -148,6 +151,7 @@ class BoundedRewrite:
             return patterns, []
         positions = tree.route(sample)
         accounted = AccountedQueries.of(queries, patterns.first_accounted)
+        current = CurrentReads.of(tree, accounted, self.cost_model)
         use = query_block_use(tree, sample, [queries[p] for p in patterns.hot], positions)
         straddled = use.of(range(len(patterns.hot))).straddled(self.seal_fraction)  # all hot queries seal
         row_of = {p: k for k, p in enumerate(patterns.hot)}
@@ -160,9 +164,10 @@ class BoundedRewrite:
             # queries of the window, so that a pattern that just took over is not judged by the
             # queries of the one it replaced
             since = (pattern.start, max(pattern.start, patterns.window_start))
-            proposals = self._proposals(tree, sample, positions, straddled, read, hot, label, since)
+            most_regret = current.most_regret_before(accounted.counts_since(pattern.start)) if only_payable else None
+            proposals = self._proposals(tree, sample, positions, straddled, read, most_regret, hot, label, since)
             priced += price_units(tree, proposals, accounted, self.cost_model, self.write_multiplier,
-                                  self._bytes_per_row())
+                                  self._bytes_per_row(), current)
         return patterns, priced
 
     def _bytes_per_row(self) -> float:
@@ -173,9 +178,11 @@ class BoundedRewrite:
         return float(known)
 
     def _proposals(self, tree: PartitionTree, sample: LayoutData, positions: np.ndarray, straddled: np.ndarray,
-                   read: np.ndarray, hot: Sequence[Query], label: str, since: tuple[int, int]) -> list[Proposal]:
+                   read: np.ndarray, most_regret: np.ndarray | None, hot: Sequence[Query], label: str,
+                   since: tuple[int, int]) -> list[Proposal]:
         """Each unit of straddled blocks, some of which the ``hot`` queries ``read``, that fits
-        the budget and can be cut, with its new subtree (``bounded/recut.py``) cut for them."""
+        the budget, could already be paid (``most_regret``: ``CurrentReads.most_regret_before``;
+        None: any) and can be cut, with its new subtree (``bounded/recut.py``) cut for them."""
         block_rows = self.block_rows or tree.total_rows / max(1, tree.block_count)
         straddled_before = np.concatenate([[0], np.cumsum(straddled)])
         read_before = np.concatenate([[0], np.cumsum(read)])
@@ -185,6 +192,7 @@ class BoundedRewrite:
         hot_boxes = NodeQueries.of(hot, width)
         hot_columns = _by_frequency(hot, width)
         bytes_per_row = self._bytes_per_row()
+        write_before = np.concatenate([[0.0], np.cumsum(self.write_multiplier * write_costs(self.cost_model, tree.block_rows))])
         births = dict(self.block_births)
         born = np.array([births.get(int(b), 0) for b in tree.block_ids], dtype=np.int64)
         out = []
@@ -193,7 +201,9 @@ class BoundedRewrite:
             some_read = read_before[unit.end] > read_before[unit.first]
             rows = order[starts[unit.first]:starts[unit.end]]
             fits = unit.rows >= 2 * block_rows and len(rows) >= 2 and unit.rows * bytes_per_row <= self.budget_bytes
-            if not (all_straddled and some_read and fits):
+            payable = (most_regret is None
+                       or most_regret[unit.end] - most_regret[unit.first] >= write_before[unit.end] - write_before[unit.first])
+            if not (all_straddled and some_read and fits and payable):
                 continue
             box = unit.region.bounding_box()
             subtree = recut(sample.values[rows], hot_boxes.clip(box.low[0], box.high[0]), unit.rows, block_rows,

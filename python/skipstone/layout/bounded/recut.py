@@ -40,8 +40,9 @@ def recut(values: np.ndarray, hot: NodeQueries, rows: float, block_rows: float, 
           kept_columns: Sequence[int] = ()) -> Node:
     """A subtree over the sample rows ``values`` (rows x columns) standing for ``rows`` table
     rows, cut for the ``hot`` query boxes (clipped to the unit's region or not: boundaries
-    outside the rows cannot be cut at), refined on ``hot_columns`` where hot queries read and
-    on ``kept_columns`` (the replaced subtree's) first where none does."""
+    outside the rows cannot be cut at), which bound ``hot_columns`` only; refined on
+    ``hot_columns`` where hot queries read and on ``kept_columns`` (the replaced subtree's)
+    first where none does."""
     if len(values) == 0:
         raise ValueError("a unit without sample rows cannot be re-laid out")
     if not hot_columns:
@@ -50,22 +51,25 @@ def recut(values: np.ndarray, hot: NodeQueries, rows: float, block_rows: float, 
     kept_first = list(dict.fromkeys([*kept_columns, *hot_columns]))
     scale = rows / len(values)
     width = values.shape[1]
-    node = _Cutter(values, scale, block_rows, hot_first, kept_first).grow(
+    node = _Cutter(values, scale, block_rows, frozenset(hot_columns), hot_first, kept_first).grow(
         np.arange(len(values)), np.full(width, -np.inf), np.full(width, np.inf), hot)
     return map_leaves(node, lambda leaf: Leaf(0, leaf.rows))
 
 
 class _Cutter:
-    def __init__(self, values: np.ndarray, scale: float, block_rows: float, hot_first: list[int],
+    def __init__(self, values: np.ndarray, scale: float, block_rows: float, hot: frozenset[int], hot_first: list[int],
                  kept_first: list[int]) -> None:
-        self.values, self.scale, self.block_rows = values, scale, block_rows
+        self.values, self.scale, self.block_rows, self.hot = values, scale, block_rows, hot
         self.hot_first, self.kept_first = hot_first, kept_first
 
     def grow(self, rows: np.ndarray, low: np.ndarray, high: np.ndarray, queries: NodeQueries) -> Node:
         if too_small_to_cut(len(rows), self.scale, self.block_rows) or queries.is_empty:
             return self.refine(rows, queries)
         here = self.values[rows]
-        candidates = [query_bound_cuts(queries, d, low[d], high[d]) for d in range(here.shape[1])]
+        none = np.empty(0)
+        # only the hot columns have boundaries to cut at; asking the others costs time on wide tables
+        candidates = [query_bound_cuts(queries, d, low[d], high[d]) if d in self.hot else none
+                      for d in range(here.shape[1])]
         best = best_axis_cut(here, queries, candidates, self.block_rows / self.scale)
         if best is None or best.cost >= queries.count * len(rows):  # no boundary lets a query skip rows
             return self.refine(rows, queries)

@@ -70,6 +70,26 @@ class AccountedQueries:
 
 
 @dataclass(frozen=True, eq=False)
+class CurrentReads:
+    """What each distinct accounted query pays for each block of the tree today: the block's
+    price where the query reads it, 0 elsewhere (rows: distinct queries, columns: blocks)."""
+
+    paid: np.ndarray
+
+    @staticmethod
+    def of(tree: PartitionTree, queries: AccountedQueries, model: CostModel) -> CurrentReads:
+        touched = _touch_matrix(queries.distinct, *_descriptor_arrays(tree))
+        return CurrentReads(touched * model.block_costs(tree.block_rows)[None, :])
+
+    def most_regret_before(self, counts: np.ndarray) -> np.ndarray:
+        """Prefix sums over block positions of what the queries (``counts`` per distinct query)
+        paid: a unit of blocks ``first .. end - 1`` cannot have saved them more than
+        ``out[end] - out[first]``, whatever its re-layout, so a unit whose bound is below its
+        write cost need not be re-cut to know it is not paid."""
+        return np.concatenate([[0.0], np.cumsum(counts @ self.paid)])
+
+
+@dataclass(frozen=True, eq=False)
 class Proposal:
     """A unit and the subtree to replace it, cut for the hot queries of ``cut_for`` (for logs).
     Regret counts the queries from log position ``regret_from`` on: since the pattern began,
@@ -107,19 +127,20 @@ class PricedUnit:
 
 
 def price_units(tree: PartitionTree, proposals: Sequence[Proposal], queries: AccountedQueries,
-                model: CostModel, write_multiplier: float, bytes_per_row: float) -> list[PricedUnit]:
-    """Each proposal (a unit of ``tree`` and the subtree to replace it) priced over ``queries``."""
+                model: CostModel, write_multiplier: float, bytes_per_row: float,
+                current: CurrentReads | None = None) -> list[PricedUnit]:
+    """Each proposal (a unit of ``tree`` and the subtree to replace it) priced over ``queries``;
+    ``current`` is ``CurrentReads.of(tree, queries, model)`` when the caller has it."""
     if not proposals:
         return []
-    today = _touch_matrix(queries.distinct, *_descriptor_arrays(tree))
-    prices = model.block_costs(tree.block_rows)
+    current = CurrentReads.of(tree, queries, model) if current is None else current
     low, high, owner, leaf_rows, spans = _new_leaf_regions(tree, proposals)
     after = _touch_matrix(queries.distinct, low, high, owner, len(leaf_rows))
     new_prices = model.block_costs(leaf_rows)
     out = []
     for proposal, (start, end) in zip(proposals, spans):
         unit = proposal.unit
-        paid_today = today[:, unit.first:unit.end].astype(np.float64) @ prices[unit.first:unit.end]
+        paid_today = current.paid[:, unit.first:unit.end].sum(axis=1)
         paid_after = after[:, start:end].astype(np.float64) @ new_prices[start:end]
         savings = paid_today - paid_after
         recent = queries.counts_since(proposal.rate_from)
