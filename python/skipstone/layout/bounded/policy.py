@@ -14,8 +14,9 @@ once the workload has paid: this policy does both.
 2. **Regret and the trigger.** For each unit, the regret is what the queries since its
    pattern began, and since its blocks were written when the table says (``block_births``),
    would have saved under its re-layout (``bounded/regret.py``). A unit is ready once its
-   regret reaches the cost of rewriting it, c x its write price: the ski-rental rule, which
-   pays at most twice what an oracle that knew the future would.
+   regret reaches the cost of rewriting it, c x its write price: the ski-rental rule, which in
+   the classic problem (one purchase, exact savings) pays at most twice what an oracle that
+   knew the future would.
 3. **Budget.** Ready units are taken by what they save a recent query per byte rewritten,
    best first, without overlap, until ``budget_bytes`` is spent; the change is proposed when
    their regret together reaches their cost plus the one job's fixed cost.
