@@ -28,7 +28,7 @@ from skipstone.layout.layout import Descriptors, Layout
 from skipstone.layout.policies import AmoebaAdaptive, LayoutChange, LayoutPolicy
 from skipstone.layout.protocols import Builder, LayoutSpec, Transform
 from skipstone.layout.spec_registry import layout_spec, layout_spec_from_json
-from skipstone.layout.specs import Amoeba, KdTree, Range, SizedSpec
+from skipstone.layout.specs import Amoeba, BlockSized, KdTree, Range, SizedSpec
 from skipstone.layout.curve_specs import Hilbert, ZOrder
 from skipstone.layout.workload_specs import Paw, QdTree
 from skipstone.layout.paw_rebuild import PawRebuild
@@ -44,6 +44,7 @@ __all__ = [
     "Amoeba",
     "AmoebaAdaptive",
     "BestOf",
+    "BlockSized",
     "BoundedRewrite",
     "Hilbert",
     "KdTree",

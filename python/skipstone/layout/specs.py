@@ -3,8 +3,10 @@
 A spec chooses the layout columns, the target block size and the builder; the table turns
 ``block_bytes`` into rows with its own estimate of bytes per row (or takes ``block_rows`` as
 given) and calls :meth:`LayoutSpec.build` on a sample of its rows. ``SizedSpec`` is the base
-of every built-in spec (and of yours, docs/layout.md): the size options, their checks, and the
-JSON form; ``@layout_spec`` registers a spec so that a table's stored spec reads back.
+of the specs that order by columns (and of yours, docs/layout.md): the size options, the
+columns, their checks, and the JSON form; ``BlockSized``, its base, has no columns, for specs
+that cut where a workload cuts. ``@layout_spec`` registers a spec so that a table's stored
+spec reads back.
 
 >>> import numpy as np
 >>> from skipstone.layout import Amoeba, LayoutData
@@ -25,35 +27,30 @@ from skipstone.layout.schema import LayoutData
 from skipstone.layout.spec_registry import layout_spec
 from skipstone.layout.tree import PartitionTree
 
-__all__ = ["DEFAULT_BLOCK_BYTES", "Amoeba", "KdTree", "LayoutSpec", "Range", "SizedSpec"]
+__all__ = ["DEFAULT_BLOCK_BYTES", "Amoeba", "BlockSized", "KdTree", "LayoutSpec", "Range", "SizedSpec"]
 
 DEFAULT_BLOCK_BYTES = 128 << 20
 
-Spec = TypeVar("Spec", bound="SizedSpec")
+Spec = TypeVar("Spec", bound="BlockSized")
 
 
 @dataclass(frozen=True)
-class SizedSpec:
-    """The options every spec shares: a block size (``block_rows`` wins over ``block_bytes``)
-    and the layout columns (None: every column the layout can order). A subclass adds its own
-    fields and ``build``; ``to_json``/``from_json`` cover every dataclass field."""
+class BlockSized:
+    """The block size every spec has (``block_rows`` wins over ``block_bytes``), its checks, and
+    the JSON form: ``to_json``/``from_json`` cover every dataclass field. The base of a spec
+    that does not order by columns a user names (``QdTree``, ``Paw`` cut where queries cut)."""
 
     block_bytes: int | None = DEFAULT_BLOCK_BYTES
     block_rows: int | None = None
-    columns: Sequence[str] | None = None
 
     def __post_init__(self) -> None:
         if self.block_rows is not None and self.block_rows <= 0:
             raise ValueError(f"{type(self).__name__}: block_rows must be positive, got {self.block_rows}")
         if self.block_rows is None and (self.block_bytes is None or self.block_bytes <= 0):
             raise ValueError(f"{type(self).__name__}: give a positive block_bytes or block_rows")
-        if self.columns is not None:
-            object.__setattr__(self, "columns", tuple(self.columns))
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["columns"] = list(self.columns) if self.columns is not None else None
-        return {"kind": type(self).__name__, **out}
+        return {"kind": type(self).__name__, **asdict(self)}
 
     @classmethod
     def from_json(cls: type[Spec], data: Mapping[str, Any]) -> Spec:
@@ -65,6 +62,24 @@ class SizedSpec:
             raise ValueError(f"{cls.__name__} takes no option {', '.join(map(repr, unknown))} "
                              f"(its options: {', '.join(sorted(known))})")
         return cls(**options)
+
+
+@dataclass(frozen=True)
+class SizedSpec(BlockSized):
+    """The options every column-ordering spec shares: a block size and the layout columns
+    (None: every column the layout can order). A subclass adds its own fields and ``build``."""
+
+    columns: Sequence[str] | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.columns is not None:
+            object.__setattr__(self, "columns", tuple(self.columns))
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        out["columns"] = list(self.columns) if self.columns is not None else None
+        return out
 
 
 @layout_spec

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -30,23 +30,38 @@ from skipstone.layout.predicates import Predicate
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData, Schema
 from skipstone.layout.spec_registry import layout_spec
-from skipstone.layout.specs import SizedSpec
+from skipstone.layout.specs import BlockSized
 from skipstone.layout.tree import Leaf, Node, PartitionTree, renumber
+
+W = TypeVar("W", bound="WorkloadSpec")
 
 
 @dataclass(frozen=True)
-class _WorkloadSpec(SizedSpec):
+class WorkloadSpec(BlockSized):
+    """A spec built from ``queries``: it cuts where they cut, on any layout column, so it takes no
+    ``columns`` (its ``columns`` is None: every column the layout can order)."""
+
     queries: Sequence[Mapping[str, Any] | Predicate] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.columns is not None:
-            raise ValueError(f"{type(self).__name__} cuts where the queries cut; it takes no columns")
         if not self.queries:
             raise ValueError(f"{type(self).__name__} is built from a workload: give queries=[...] "
                              "(predicate JSON, e.g. from a table's workload())")
         as_json = tuple(q.to_json() if isinstance(q, Predicate) else dict(q) for q in self.queries)
         object.__setattr__(self, "queries", as_json)
+
+    @property
+    def columns(self) -> None:
+        """The columns it orders by, as ``LayoutSpec`` has them: None, whichever the queries cut."""
+        return None
+
+    @classmethod
+    def from_json(cls: type[W], data: Mapping[str, Any]) -> W:
+        """The spec ``to_json`` wrote, or one a table stored when it still wrote ``"columns": null``."""
+        if data.get("columns") is not None:
+            raise ValueError(f"{cls.__name__} cuts where the queries cut; it takes no columns")
+        return super().from_json({k: v for k, v in data.items() if k != "columns"})
 
     def history(self, schema: Schema) -> list[Query]:
         """The queries as boxes over ``schema``'s columns, in the order given."""
@@ -55,7 +70,7 @@ class _WorkloadSpec(SizedSpec):
 
 @layout_spec
 @dataclass(frozen=True)
-class QdTree(_WorkloadSpec):
+class QdTree(WorkloadSpec):
     """The greedy Qd-tree (Yang et al.): cuts at the queries' boundaries, where they let the
     queries skip most. Leaves the queries do not cut are split by a k-d tree until every block
     is within [block_rows, 2 x block_rows), as files must be."""
@@ -67,7 +82,7 @@ class QdTree(_WorkloadSpec):
 
 @layout_spec
 @dataclass(frozen=True)
-class Paw(_WorkloadSpec):
+class Paw(WorkloadSpec):
     """PAW (Li, Yiu, Chan): partitions for every workload within ``delta`` of ``queries``;
     ``delta`` None estimates it from the queries as PAW §IV-E does (an older and a newer half,
     the smallest δ for which they are δ-similar), for each template on its own. ``alpha`` is
