@@ -161,10 +161,8 @@ def test_amoeba_measures_a_subset_of_a_sample_of_more_than_200_000_rows_alike(sp
 
 
 
-@pytest.mark.parametrize("name", ["amoeba", "kd", "zorder", "hilbert"])
+@pytest.mark.parametrize("name, spec", [("amoeba", Amoeba), ("kd", KdTree), ("zorder", ZOrder), ("hilbert", Hilbert)])
 @pytest.mark.parametrize("columns", [(), ("a", "b")])
-def test_sql_layout_names_mean_the_same_spec_in_the_jvm(spark, name, columns):
-    from skipstone.table.relayout import _SPECS
-
+def test_sql_layout_names_mean_the_same_spec_in_the_jvm(spark, name, spec, columns):
     jvm = json.loads(jvm_layout.builders(spark).specFor(name.upper(), list(columns), 500))
-    assert jvm == _SPECS[name](500, tuple(columns) or None, []).to_json()
+    assert jvm == spec(block_rows=500, columns=tuple(columns) or None).to_json()

@@ -171,10 +171,9 @@ def test_without_python_other_writers_files_are_absorbed_by_the_jvm(spark, table
     run_both_ways(spark, f"SELECT * FROM parquet.`{table.root}` WHERE a >= 5000")
 
 
-def test_without_python_a_layout_names_the_cli_command(spark, table, without_python):
-    with pytest.raises(IllegalArgumentException,
-                       match=f"skipstone optimize {table.root} --layout zorder --columns a,b"):
-        optimize(spark, table, "LAYOUT ZORDER BY (a, b)")
+def test_without_python_a_layout_built_in_python_names_the_cli_command(spark, table, without_python):
+    with pytest.raises(IllegalArgumentException, match=f"skipstone optimize {table.root} --layout paw"):
+        optimize(spark, table, "LAYOUT PAW")
 
 
 def test_python_roles_of_a_geobox_are_computed_for_compacted_files(spark, tmp_path, without_python):

@@ -1,26 +1,29 @@
 """``OPTIMIZE t LAYOUT <name> [BY (columns)]``: the whole table rewritten under a new layout.
 
-The spec is built on the table's stored sample with the table's target block size (as
-``Skipstone.create`` builds it), every row is routed through it in the executors, and the new
-files, their skipping metadata and the new layout are committed in one version that replaces
-every file; readers keep the version they resolved. ``PAW`` and ``QDTREE`` are built from the
-table's logged workload (its last ``WORKLOAD_WINDOW`` readable queries). The spec is built here;
-the JVM routes, writes and commits (``io.skipstone.table.Relayout``, failpoints
+Every row is routed through the new layout in the executors, and the new files, their skipping
+metadata and the layout are committed in one version that replaces every file; readers keep
+the version they resolved (``io.skipstone.table.Relayout``, failpoints
 ``optimize.relayout.afterWrite``, ``.afterMetadata``, ``.afterCommit``).
+
+The layouts the JVM builds (its names are ``io.skipstone.layout.builders.BuiltLayouts``) are
+built there too, on the table's stored sample with its block size: the same call SQL's
+``OPTIMIZE`` makes from any session. The layouts in ``FROM_WORKLOAD`` are built here, from the
+table's logged workload (its last ``WORKLOAD_WINDOW`` readable queries), and handed over as a
+document.
 """
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from skipstone.errors import SkipstoneError
-from skipstone.layout import Amoeba, Hilbert, KdTree, Paw, QdTree, ZOrder
-from skipstone.layout.protocols import LayoutSpec
 from skipstone.layout.queries import Query
 from skipstone.layout.serialization import layout_to_json
+from skipstone.layout.workload_specs import Paw, QdTree, WorkloadSpec
+from skipstone.session import java_call
 from skipstone.table import manifest
 from skipstone.table.container import read_sample
-from skipstone.table.jvm_layout import build_layout
+from skipstone.table.jvm_layout import builders
 from skipstone.table.optimize import OptimizeResult
 from skipstone.table.transaction import operations, python_roles, run
 
@@ -29,57 +32,60 @@ if TYPE_CHECKING:
 
 WORKLOAD_WINDOW = 100
 
-# name -> spec from (block rows, columns or None, logged predicates as JSON)
-_SPECS: dict[str, Callable[[int, Sequence[str] | None, list[dict]], LayoutSpec]] = {
-    "amoeba": lambda rows, columns, _: Amoeba(block_rows=rows, columns=columns),
-    "kd": lambda rows, columns, _: KdTree(block_rows=rows, columns=columns),
-    "zorder": lambda rows, columns, _: ZOrder(block_rows=rows, columns=columns),
-    "hilbert": lambda rows, columns, _: Hilbert(block_rows=rows, columns=columns),
-    "paw": lambda rows, _, queries: Paw(block_rows=rows, queries=queries),
-    "qdtree": lambda rows, _, queries: QdTree(block_rows=rows, queries=queries),
-}
-LAYOUTS = tuple(_SPECS)
-_FROM_WORKLOAD = ("paw", "qdtree")
+# The layouts Python builds, by the names SQL gives them: the one place these names are
+# declared. The JVM learns them from the registered optimizer (sql_optimize.py).
+FROM_WORKLOAD: dict[str, type[WorkloadSpec]] = {"paw": Paw, "qdtree": QdTree}
 
 
-def layout_spec(base: manifest.TableVersion, name: str, columns: Sequence[str], workload: DataFrame | None) -> LayoutSpec:
-    """The spec ``LAYOUT name BY (columns)`` means for the table at ``base``, or an error naming
-    the layout, the column or the missing workload."""
-    shown = f"LAYOUT {name.upper()} of {base.root}"
-    if name not in _SPECS:
-        raise SkipstoneError(f"{shown}: unknown layout (one of {', '.join(n.upper() for n in LAYOUTS)})")
-    known = [c.name for c in base.tree.schema.columns]
-    repeated = sorted({c for c in columns if list(columns).count(c) > 1})
-    if repeated:
-        raise SkipstoneError(f"{shown}: column {', '.join(repeated)} is named more than once in BY (...)")
-    for c in columns:
-        if c not in known:
-            raise SkipstoneError(f"{shown}: no layout column {c!r} (the table's: {', '.join(known)})")
-    queries: list[dict] = []
-    if name in _FROM_WORKLOAD:
-        if columns:
-            raise SkipstoneError(f"{shown}: it cuts where the logged queries cut and takes no columns")
-        queries = _logged_predicates(workload, base)
-        if not queries:
-            raise SkipstoneError(f"{shown}: it is built from the table's logged workload, which holds no query "
-                                 "with a predicate on the layout's columns yet")
-    block_rows = max(1, round(float(base.properties["layout.blockRows"])))
-    return _SPECS[name](block_rows, tuple(columns) or None, queries)
+def layout_names(spark: SparkSession) -> tuple[str, ...]:
+    """Every name ``OPTIMIZE ... LAYOUT`` takes, lower case: the JVM's, then Python's."""
+    return tuple(json.loads(java_call(builders(spark).layoutNames))) + tuple(FROM_WORKLOAD)
+
+
+def needs_workload(name: str) -> bool:
+    """Whether ``LAYOUT name`` is built from the table's logged workload (give ``relayout`` it)."""
+    return name.lower() in FROM_WORKLOAD
 
 
 def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, columns: Sequence[str],
              workload: DataFrame | None) -> OptimizeResult:
     """Rewrite every file of ``base`` under ``LAYOUT name BY (columns)`` and commit, in the JVM
-    (``io.skipstone.table.Relayout``); if a concurrent commit conflicts, what was written is
-    removed and a SkipstoneError says so."""
-    spec = layout_spec(base, name, columns, workload)
-    sample = read_sample(spark, base.root, base.properties["layout.sample"], base.tree.schema)
-    total = sum(f.rows for f in base.files)
-    layout = build_layout(spark, spec, sample, float(base.properties["layout.blockRows"]), float(max(total, 1)))
-    text = run(operations(spark).Relayout.runFromPython, spark._jsparkSession, base.root, int(base.version),
-               json.dumps(layout_to_json(layout), allow_nan=False), json.dumps(spec.to_json()), name.upper(),
-               json.dumps(list(columns)), python_roles(spark, base.root))
+    (``io.skipstone.table.Relayout``); ``workload`` is the table's, for a layout that
+    ``needs_workload``. If a concurrent commit conflicts, what was written is removed and a
+    SkipstoneError says so."""
+    name = name.lower()
+    roles = python_roles(spark, base.root)
+    if name in FROM_WORKLOAD:
+        spec = workload_spec(base, name, columns, workload)
+        sample = read_sample(spark, base.root, base.properties["layout.sample"], base.tree.schema)
+        total = sum(f.rows for f in base.files)
+        layout = spec.build(sample, float(base.properties["layout.blockRows"]), float(max(total, 1)))
+        text = run(operations(spark).Relayout.runFromPython, spark._jsparkSession, base.root, int(base.version),
+                   json.dumps(layout_to_json(layout), allow_nan=False), json.dumps(spec.to_json()), name.upper(),
+                   json.dumps(list(columns)), roles)
+    else:
+        known = layout_names(spark)
+        if name not in known:
+            raise SkipstoneError(f"LAYOUT {name.upper()} of {base.root}: unknown layout "
+                                 f"(one of {', '.join(n.upper() for n in known)})")
+        text = run(operations(spark).Relayout.builtInFromPython, spark._jsparkSession, base.root, int(base.version),
+                   name, json.dumps(list(columns)), roles, f"OPTIMIZE {base.root}")
     return OptimizeResult.from_json(json.loads(text))
+
+
+def workload_spec(base: manifest.TableVersion, name: str, columns: Sequence[str],
+                  workload: DataFrame | None) -> WorkloadSpec:
+    """The spec ``LAYOUT name`` (one of ``FROM_WORKLOAD``) means for the table at ``base``, or an
+    error naming the layout and what is missing."""
+    shown = f"LAYOUT {name.upper()} of {base.root}"
+    if columns:
+        raise SkipstoneError(f"{shown}: it cuts where the logged queries cut and takes no columns")
+    queries = _logged_predicates(workload, base)
+    if not queries:
+        raise SkipstoneError(f"{shown}: it is built from the table's logged workload, which holds no query "
+                             "with a predicate on the layout's columns yet")
+    block_rows = max(1, round(float(base.properties["layout.blockRows"])))
+    return FROM_WORKLOAD[name](block_rows=block_rows, queries=queries)
 
 
 def _logged_predicates(workload: DataFrame | None, base: manifest.TableVersion) -> list[dict]:

@@ -1,10 +1,11 @@
-"""What SQL's ``OPTIMIZE`` runs when the session's driver is Python (pyspark).
+"""What SQL's ``OPTIMIZE`` runs in Python when the session's driver is Python (pyspark).
 
-Layout policies, tree builders and routing rows through a layout are Python; a session whose
-driver is Python registers :class:`SqlOptimizeHandler` with the JVM over py4j's callback server,
-so ``spark.sql("OPTIMIZE t LAYOUT KD BY (a, b)")`` runs the same code as ``t.optimize()``. A
-session without Python (``spark-sql``, Scala, JDBC) runs what the JVM can (compaction) and
-says what needs Python (``io.skipstone.sql.commands.OptimizeCommand``).
+Layout policies and the layouts built from the logged workload (``relayout.FROM_WORKLOAD``)
+are Python; a session whose driver is Python registers :class:`SqlOptimizeHandler` with the JVM
+over py4j's callback server, so ``spark.sql("OPTIMIZE t")`` and ``OPTIMIZE t LAYOUT PAW`` run the
+same code as ``t.optimize()``. The layouts the JVM builds (``LAYOUT KD BY (a, b)``) never come
+here. A session without Python (``spark-sql``, Scala, JDBC) runs what the JVM can and says what
+needs Python (``io.skipstone.sql.commands.OptimizeCommand``).
 """
 from __future__ import annotations
 
@@ -26,30 +27,35 @@ _REGISTERED = "_skipstone_sql_optimize"  # marks a gateway whose JVM has our han
 
 class SqlOptimizeHandler:
     """The JVM's ``io.skipstone.table.PythonOptimizer``: one optimize iteration of a managed
-    table (``layout_json`` None), or its rewrite under ``{"name", "columns"}``."""
+    table (``layout_json`` None), or its rewrite under ``{"name", "columns"}`` of a layout Python
+    builds."""
 
     def optimize(self, jsession: Any, root: str, layout_json: str | None) -> str:
-        from pyspark import SparkContext
-        from pyspark.sql import SparkSession
-
         from skipstone.table.handle import ManagedTable
-        from skipstone.table.relayout import relayout
+        from skipstone.table.relayout import needs_workload, relayout
 
-        sc = SparkContext._active_spark_context
-        assert sc is not None, "the JVM calls this only from a running SparkContext"
-        spark = SparkSession(sc, jsession)
+        spark = _session(jsession)
         try:
             table = ManagedTable(spark, root)
             if layout_json is None:
                 result = table.optimize()
             else:
                 layout = json.loads(layout_json)
-                base = table.current()
-                workload = table.workload() if layout["name"] in ("paw", "qdtree") else None
-                result = relayout(spark, base, layout["name"], layout["columns"], workload)
+                workload = table.workload() if needs_workload(layout["name"]) else None
+                result = relayout(spark, table.current(), layout["name"], layout["columns"], workload)
             return json.dumps([] if result is None else [_as_json(result)])
         except (SkipstoneError, ValueError) as e:  # the statement's error (a spec's own checks raise ValueError)
             return json.dumps({"error": str(e)})
+
+    def layouts(self) -> str:
+        from skipstone.table.relayout import FROM_WORKLOAD
+
+        return json.dumps(list(FROM_WORKLOAD))
+
+    def roles(self, jsession: Any, root: str) -> Any:
+        from skipstone.table.transaction import python_roles
+
+        return python_roles(_session(jsession), root)
 
     class Java:
         implements = ["io.skipstone.table.PythonOptimizer"]
@@ -68,6 +74,16 @@ def register(spark: SparkSession) -> None:
 # Any Skipstone call on a session registers the handler, as the session's first call did when
 # skipstone.session imported this module itself (see on_jvm_entry).
 on_jvm_entry(register)
+
+
+def _session(jsession: Any) -> SparkSession:
+    """The Python session over the JVM session a callback was handed."""
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    sc = SparkContext._active_spark_context
+    assert sc is not None, "the JVM calls this only from a running SparkContext"
+    return SparkSession(sc, jsession)
 
 
 def _as_json(result: OptimizeResult) -> dict[str, Any]:

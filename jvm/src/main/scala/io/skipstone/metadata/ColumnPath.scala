@@ -39,6 +39,17 @@ object ColumnPath {
   def isColumn(e: Expression, path: ColumnPath, resolver: Resolver): Boolean =
     of(e).exists(_.sameAs(path, resolver))
 
+  /**
+   * The name among `known` (a schema's top-level names) that `name` means under the session's
+   * case rules (`spark.sql.caseSensitive`, as `resolver`): the one spelled exactly so, else the
+   * only one the resolver matches. None when none does, or several do and none exactly.
+   */
+  def resolveName(name: String, known: Seq[String], resolver: Resolver): Option[String] =
+    known.find(_ == name).orElse(known.filter(resolver(_, name)) match {
+      case Seq(only) => Some(only)
+      case _ => None
+    })
+
   /** Paths written by Skipstone before they were stored as name lists: dots meant nesting. */
   def fromDotted(dotted: String): ColumnPath = ColumnPath(dotted.split('.').toSeq)
 

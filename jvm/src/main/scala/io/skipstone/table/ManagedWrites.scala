@@ -10,18 +10,8 @@ import io.skipstone.layout.builders.{LayoutBuilders, LayoutSample}
 /** How a new table is laid out: a layout name as SQL's LAYOUT names it, its columns, its block size. */
 final case class LayoutRequest(name: String, columns: Option[Seq[String]], blockRows: Option[Long],
                                blockBytes: Option[Long]) {
-  /** The spec JSON the name stands for (as Python's spec of that name writes it). */
-  def spec: JValue = {
-    val named = LayoutBuilders.specFor(name, columns.getOrElse(Nil), blockRows.getOrElse(1L))
-    named match {
-      case JObject(fields) => JObject(fields.map {
-        case ("block_rows", _) => "block_rows" -> blockRows.fold(JNull: JValue)(JLong(_))
-        case ("block_bytes", v) => "block_bytes" -> blockBytes.fold(v)(JLong(_))
-        case other => other
-      })
-      case other => other
-    }
-  }
+  /** The spec JSON the name stands for (as Python's spec of that kind writes it). */
+  def spec: JValue = LayoutBuilders.specFor(name, columns.getOrElse(Nil), blockRows, blockBytes)
 }
 
 /** What a write committed. */

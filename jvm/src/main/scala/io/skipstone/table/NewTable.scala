@@ -7,6 +7,7 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
+import org.apache.spark.sql.functions.col
 import org.apache.spark.sql.types.{DoubleType, StructField, StructType}
 import org.json4s._
 import org.json4s.jackson.JsonMethods
@@ -179,7 +180,7 @@ object TableSample {
 
   /** The sample at `relative`, with the layout schema `schema` of the layout it was drawn for. */
   def read(session: SparkSession, root: String, relative: String, schema: Seq[io.skipstone.layout.LayoutColumn]): EncodedSample = {
-    val rows = session.read.parquet(s"$root/$relative").collect()
+    val rows = session.read.parquet(s"$root/$relative").select(schema.indices.map(i => col(s"c$i")): _*).collect()
     EncodedSample(schema, schema.indices.map(i => rows.map(_.getDouble(i))).toArray)
   }
 

@@ -20,15 +20,6 @@ object LayoutBuilders {
   val DefaultBlockBytes: Long = 128L << 20
 
   private val SizeOptions = Set("kind", "block_bytes", "block_rows", "columns")
-  /** Per built-in kind, the options its spec takes. */
-  private val Options: Map[String, Set[String]] = Map(
-    "Amoeba" -> (SizeOptions ++ Set("seed", "correlations")),
-    "KdTree" -> SizeOptions,
-    "Range" -> SizeOptions,
-    "ZOrder" -> (SizeOptions + "bits"),
-    "Hilbert" -> (SizeOptions + "bits"))
-  /** Built from the table's logged workload, which only Python's builders read so far. */
-  private val FromWorkload = Map("Paw" -> "paw", "QdTree" -> "qdtree")
 
   /** The layout `spec` gives for `sample`, with blocks of `blockRows` rows of a table of `totalRows` rows. */
   def build(spec: JValue, sample: EncodedSample, blockRows: Double, totalRows: Double): LayoutDocument = {
@@ -53,48 +44,46 @@ object LayoutBuilders {
   }
 
   /**
-   * The spec `OPTIMIZE t LAYOUT <name> [BY (columns)]` means (the JSON Python's spec of that name
-   * writes), with the table's block size in rows.
+   * The spec `LAYOUT <name> [BY (columns)]` means (the JSON Python's spec of that kind writes),
+   * with the table's block size in rows.
    */
   def specFor(name: String, columns: Seq[String], blockRows: Long): JValue = {
     if (blockRows <= 0) throw new IllegalArgumentException(s"LAYOUT ${name.toUpperCase}: block rows must be positive, got $blockRows")
-    val columnsJson = if (columns.isEmpty) JNull else JArray(columns.map(JString(_)).toList)
-    val size = List("block_bytes" -> JInt(DefaultBlockBytes), "block_rows" -> JInt(blockRows), "columns" -> columnsJson)
-    name.toLowerCase match {
-      case "amoeba" => JObject(("kind" -> JString("Amoeba")) :: size ++ List("seed" -> JInt(0), "correlations" -> JBool(true)))
-      case "kd" => JObject(("kind" -> JString("KdTree")) :: size)
-      case "range" =>
-        if (columns.size != 1) throw new IllegalArgumentException(
-          s"LAYOUT RANGE partitions by exactly one column, e.g. LAYOUT RANGE BY (ts); got ${columns.size}")
-        JObject(("kind" -> JString("Range")) :: size)
-      case "zorder" => JObject((("kind" -> JString("ZOrder")) :: size) :+ ("bits" -> JNull))
-      case "hilbert" => JObject((("kind" -> JString("Hilbert")) :: size) :+ ("bits" -> JNull))
-      case workload if FromWorkload.values.exists(_ == workload) => throw new IllegalArgumentException(
-        s"LAYOUT ${workload.toUpperCase} is built from the table's logged workload, which only Skipstone's Python " +
-          "builders read so far: run it in a pyspark session with Skipstone")
-      case other => throw new IllegalArgumentException(
-        s"unknown LAYOUT ${other.toUpperCase} (built in the JVM: AMOEBA, KD, RANGE, ZORDER, HILBERT; from the workload, in Python: PAW, QDTREE)")
-    }
+    specFor(name, columns, Some(blockRows), None)
   }
 
-  /** The spec's kind, after checking that the JVM builds it and that it takes every option given. */
+  /**
+   * The spec of `LAYOUT <name> [BY (columns)]` for a new table: blocks of `blockRows` rows if
+   * given, else of `blockBytes` bytes (default 128 MiB) that the table turns into rows.
+   */
+  def specFor(name: String, columns: Seq[String], blockRows: Option[Long], blockBytes: Option[Long]): JValue = {
+    val layout = BuiltLayouts.named(name).getOrElse(throw new IllegalArgumentException(
+      s"unknown LAYOUT ${name.toUpperCase} (the JVM builds ${BuiltLayouts.shown}; a layout built from a " +
+        "table's logged workload is built in Python)"))
+    if (layout.oneColumn && columns.size != 1) throw new IllegalArgumentException(
+      s"LAYOUT ${layout.shown} partitions by exactly one column, e.g. LAYOUT ${layout.shown} BY (ts); got ${columns.size}")
+    val columnsJson = if (columns.isEmpty) JNull else JArray(columns.map(JString(_)).toList)
+    JObject(List("kind" -> JString(layout.kind), "block_bytes" -> JInt(BigInt(blockBytes.getOrElse(DefaultBlockBytes))),
+      "block_rows" -> blockRows.fold(JNull: JValue)(r => JInt(BigInt(r))), "columns" -> columnsJson) ++ layout.defaults)
+  }
+
   /** Whether the JVM builds `spec` (a built-in kind); a spec defined in Python builds itself. */
   def builds(spec: JValue): Boolean = spec \ "kind" match {
-    case JString(k) => Options.contains(k)
+    case JString(k) => BuiltLayouts.ofKind(k).isDefined
     case _ => false
   }
 
+  /** The spec's kind, after checking that the JVM builds it and that it takes every option given. */
   private def checkedKind(spec: JValue): String = {
     val kind = spec \ "kind" match {
       case JString(k) => k
       case other => throw new IllegalArgumentException(
         s"a layout spec names its kind, e.g. {\"kind\": \"KdTree\", ...}; got ${JsonMethods.compact(JsonMethods.render(spec))}")
     }
-    val known = Options.getOrElse(kind, throw new IllegalArgumentException(FromWorkload.get(kind).fold(
-      s"layout kind '$kind' has no JVM builder (built in: ${Options.keys.toSeq.sorted.mkString(", ")}); " +
-        "a spec defined in Python is built in Python")(name =>
-      s"layout kind '$kind' is built from the table's logged workload, which only Skipstone's Python builders read " +
-        s"so far (LAYOUT ${name.toUpperCase}): build it in a pyspark session")))
+    val known = BuiltLayouts.ofKind(kind).map(l => SizeOptions ++ l.defaults.map(_._1)).getOrElse(
+      throw new IllegalArgumentException(s"layout kind '$kind' has no JVM builder (built in: " +
+        s"${BuiltLayouts.All.map(_.kind).sorted.mkString(", ")}); a spec defined in Python (yours, or one built " +
+        "from the table's logged workload) is built in Python"))
     val named = spec match { case JObject(fields) => fields.map(_._1); case _ => Nil }
     val unknown = named.filterNot(known.contains).sorted
     if (unknown.nonEmpty) throw new IllegalArgumentException(

@@ -29,6 +29,15 @@ object LayoutCallsFromPython {
   def specFor(name: String, columns: java.util.List[String], blockRows: Long): String =
     JsonMethods.compact(JsonMethods.render(LayoutBuilders.specFor(name, columns.asScala.toSeq, blockRows)))
 
+  /** The spec (JSON) of a new table laid out by `LAYOUT name BY (columns)`; `blockRows`, `blockBytes` may be null. */
+  def specForNewTable(name: String, columns: java.util.List[String], blockRows: java.lang.Long,
+                      blockBytes: java.lang.Long): String =
+    JsonMethods.compact(JsonMethods.render(LayoutBuilders.specFor(name, columns.asScala.toSeq,
+      Option(blockRows).map(_.longValue), Option(blockBytes).map(_.longValue))))
+
+  /** The names (lower case, a JSON list) of the layouts the JVM builds ([[BuiltLayouts]]). */
+  def layoutNames(): String = JsonMethods.compact(JsonMethods.render(JArray(BuiltLayouts.All.map(l => JString(l.name)).toList)))
+
   /** Per column of a schema (Spark's JSON), its layout kind, or null when a layout cannot order it. */
   def layoutKinds(schemaJson: String): String = {
     val schema = DataType.fromJson(schemaJson).asInstanceOf[StructType]

@@ -7,17 +7,21 @@ import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
 import io.skipstone.sql.{LayoutSpec, ResolvedTarget, SkipstoneSqlException, Target}
-import io.skipstone.table.{JvmOptimization, OptimizeResult, PythonOptimizer, TableLog}
+import io.skipstone.layout.builders.BuiltLayouts
+import io.skipstone.table.{JvmOptimization, OptimizeResult, PythonOptimizer, PythonRoles, Relayout, TableLog,
+  TableTransaction}
 
 /**
- * `OPTIMIZE t [LAYOUT AMOEBA | KD | PAW | QDTREE | ZORDER | HILBERT [BY (cols)]]` on a managed
- * table: one row per committed iteration (`path`, `metrics`, as Delta Lake's `OPTIMIZE`).
+ * `OPTIMIZE t [LAYOUT <name> [BY (cols)]]` on a managed table: one row per committed iteration
+ * (`path`, `metrics`, as Delta Lake's `OPTIMIZE`).
  *
  * Without `LAYOUT` it is one iteration of continuous optimization, as Python's `t.optimize()`;
- * with it, the whole table rewritten under that layout. Layout policies and tree builders are
- * Python: a session whose driver is Python runs the Python implementation (see
- * [[PythonOptimizer]]); a session without Python runs what the JVM can (absorbing other
- * writers' files, compaction) and then fails naming what needs Python and the command that runs it.
+ * with it, the whole table rewritten under that layout. The layouts the JVM builds
+ * ([[BuiltLayouts]]: AMOEBA, KD, RANGE, ZORDER, HILBERT) run here from any session; layouts
+ * built from the logged workload and the layout policies are Python: a session whose driver is
+ * Python runs the Python implementation (see [[PythonOptimizer]]); a session without Python runs
+ * what the JVM can (absorbing other writers' files, compaction) and then fails naming what needs
+ * Python and the command that runs it.
  */
 final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) extends SkipstoneCommand {
   override def statement: String = "OPTIMIZE"
@@ -26,22 +30,31 @@ final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) ext
   override def run(session: SparkSession): Seq[Row] = {
     layout.foreach(OptimizeCommand.check)
     val root = ResolvedTarget(session, target).managedRoot(session, statement)
-    // checked here, before Python is asked, so that a session without Python names a wrong column too
-    val resolved = layout.map(l => OptimizeCommand.resolveColumns(l, layoutColumns(session, root),
-      session.sessionState.conf.caseSensitiveAnalysis, target))
-    val results = PythonOptimizer.current match {
-      case Some(python) => fromPython(python.optimize(session, root, resolved.map(layoutJson).orNull))
-      case None => withoutPython(session, root)
+    val results = (layout, PythonOptimizer.current) match {
+      case (Some(l), _) if BuiltLayouts.named(l.name).isDefined => Seq(builtIn(session, root, l))
+      case (Some(l), Some(python)) => fromPython(python.optimize(session, root, layoutJson(l)))
+      case (Some(l), None) => throw new SkipstoneSqlException(s"$shown: the JVM builds ${BuiltLayouts.shown}; " +
+        s"LAYOUT ${l.name.toUpperCase} is built by Skipstone's Python builders, and this session has no Python " +
+        s"driver. Run it from a shell: ${OptimizeCommand.cli(root, layout)} (docs/cli.md), or run this statement " +
+        "in a pyspark session with Skipstone")
+      case (None, Some(python)) => fromPython(python.optimize(session, root, null))
+      case (None, None) => withoutPython(session, root)
     }
     val rows = results.map(r => OptimizeCommand.row(session, root, Some(r)))
     if (rows.isEmpty) Seq(OptimizeCommand.row(session, root, None)) else rows
   }
 
-  /** The columns the table's layout can order by, as its layout JSON's schema names them. */
-  private def layoutColumns(session: SparkSession, root: String): Seq[String] = {
-    implicit val formats: Formats = DefaultFormats
-    TableLog.latest(session.sessionState.newHadoopConf(), root).toSeq
-      .flatMap(s => (s.layout \ "schema").children.flatMap(c => (c \ "name").extractOpt[String]))
+  /**
+   * The rewrite under a layout the JVM builds, on the newest version. Python computes only the
+   * roles of indexes that a Python function computes (a GeoBox's boxes), when the session has it.
+   */
+  private def builtIn(session: SparkSession, root: String, l: LayoutSpec): OptimizeResult = {
+    val base = TableLog.latest(session.sessionState.newHadoopConf(), root).getOrElse(
+      throw new SkipstoneSqlException(s"$shown: ${target.sql} is not a Skipstone table"))
+    val roles = PythonOptimizer.current.filter(_ =>
+      PythonRoles.requiredBy(session, root, TableTransaction.schemaOf(base.properties)).nonEmpty)
+      .flatMap(python => Option(python.roles(session, root)))
+    Relayout.builtIn(session, root, base.version, l.name, l.columns, roles, s"$statement ${target.sql}")
   }
 
   private def shown: String = s"$statement ${target.sql}" + layout.fold("")(l => " " + OptimizeCommand.describe(l))
@@ -54,11 +67,6 @@ final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) ext
   }
 
   private def withoutPython(session: SparkSession, root: String): Seq[OptimizeResult] = {
-    layout.foreach { l =>
-      throw new SkipstoneSqlException(s"$shown: building a layout runs Skipstone's tree builders, which are Python, " +
-        s"and this session has no Python driver. Run it from a shell: ${OptimizeCommand.cli(root, layout)} (docs/cli.md), " +
-        "or run this statement in a pyspark session with Skipstone")
-    }
     val outcome = JvmOptimization.run(session, root)
     if (outcome.needPython.nonEmpty) {
       val done = outcome.committed.map(r => s"committed version ${r.version} (${r.strategy}: ${r.reason}); ").mkString
@@ -71,46 +79,22 @@ final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) ext
 }
 
 object OptimizeCommand {
-  val Layouts: Seq[String] = Seq("amoeba", "kd", "paw", "qdtree", "zorder", "hilbert")
-  private val NeedColumns = Set("zorder", "hilbert")
-  private val FromWorkload = Set("paw", "qdtree")
-
   val Schema: StructType = StructType.fromDDL("path STRING, metrics STRUCT<version: BIGINT, strategy: STRING, " +
     "reason: STRING, numFilesAdded: BIGINT, numFilesRemoved: BIGINT, bytesAdded: BIGINT, bytesRead: BIGINT, " +
     "rowsRewritten: BIGINT, benefit: DOUBLE, cost: DOUBLE>")
 
-  def check(layout: LayoutSpec): Unit = {
-    if (!Layouts.contains(layout.name)) {
-      throw new SkipstoneSqlException(s"OPTIMIZE: unknown LAYOUT ${layout.name.toUpperCase} " +
-        s"(one of ${Layouts.map(_.toUpperCase).mkString(", ")})")
-    }
-    if (NeedColumns.contains(layout.name) && layout.columns.isEmpty) {
-      throw new SkipstoneSqlException(s"OPTIMIZE: LAYOUT ${layout.name.toUpperCase} needs BY (columns)")
-    }
-    val repeated = layout.columns.groupBy(_.toLowerCase).collect { case (_, named) if named.size > 1 => named.head }
-    if (repeated.nonEmpty) {
-      throw new SkipstoneSqlException(s"OPTIMIZE: LAYOUT ${layout.name.toUpperCase} BY (${layout.columns.mkString(", ")}) " +
-        s"names ${repeated.toSeq.sorted.mkString(", ")} more than once; name each column once")
-    }
-    if (FromWorkload.contains(layout.name) && layout.columns.nonEmpty) {
-      throw new SkipstoneSqlException(s"OPTIMIZE: LAYOUT ${layout.name.toUpperCase} cuts where the logged queries " +
-        "cut; it takes no BY (columns)")
-    }
-  }
-
   /**
-   * `layout` with each column as the table spells it (matched as Spark matches column names, so
-   * `ZORDER BY (Region)` orders by `region` unless the session is case sensitive), or an error
-   * naming every column the table's layout lacks.
+   * What is checked before the table is looked at: the layout is one the JVM builds, with the
+   * `BY` it needs, or one the session's Python builds (which checks its own `BY`). Without
+   * Python, the JVM cannot tell another name from a layout Python would build: running it says so.
    */
-  def resolveColumns(layout: LayoutSpec, known: Seq[String], caseSensitive: Boolean, target: Target): LayoutSpec = {
-    def find(c: String) = known.find(k => if (caseSensitive) k == c else k.equalsIgnoreCase(c))
-    val missing = layout.columns.filter(find(_).isEmpty)
-    if (missing.nonEmpty) {
-      throw new SkipstoneSqlException(s"OPTIMIZE ${target.sql} ${describe(layout)}: " +
-        s"no layout column ${missing.map(c => s"'$c'").mkString(", ")} (the table's: ${known.mkString(", ")})")
+  def check(layout: LayoutSpec): Unit = BuiltLayouts.named(layout.name) match {
+    case Some(built) => built.missingBy(layout.columns).foreach(m => throw new SkipstoneSqlException(s"OPTIMIZE: $m"))
+    case None => PythonOptimizer.current.foreach { _ =>
+      val python = PythonOptimizer.layoutNames
+      if (!python.contains(layout.name)) throw new SkipstoneSqlException(s"OPTIMIZE: unknown LAYOUT " +
+        s"${layout.name.toUpperCase} (one of ${(BuiltLayouts.All.map(_.name) ++ python).map(_.toUpperCase).mkString(", ")})")
     }
-    layout.copy(columns = layout.columns.flatMap(find))
   }
 
   def describe(layout: LayoutSpec): String =

@@ -29,7 +29,7 @@ class LayoutBuildersSuite extends AnyFunSuite {
 
   test("a kind without a JVM builder is refused, saying where it is built") {
     assert(refusal("""{"kind": "MySpec"}""").contains("layout kind 'MySpec' has no JVM builder"))
-    assert(refusal("""{"kind": "Paw", "queries": []}""").contains("built from the table's logged workload"))
+    assert(refusal("""{"kind": "Paw", "queries": []}""").contains("built from the table's logged workload) is built in Python"))
     assert(refusal("""{"block_rows": 8}""").contains("a layout spec names its kind"))
   }
 
@@ -37,14 +37,17 @@ class LayoutBuildersSuite extends AnyFunSuite {
     assert(refusal("""{"kind": "Range", "columns": ["a", "b"]}""").startsWith("Range partitions by exactly one column"))
   }
 
-  test("SQL's layout names are the specs Python's LAYOUT names are") {
+  test("SQL's layout names are the specs of Python's classes of those kinds") {
     def specFor(name: String, columns: String*) = JsonMethods.compact(JsonMethods.render(LayoutBuilders.specFor(name, columns, 500)))
     assert(specFor("AMOEBA") ==
       """{"kind":"Amoeba","block_bytes":134217728,"block_rows":500,"columns":null,"seed":0,"correlations":true}""")
     assert(specFor("kd", "a", "b") == """{"kind":"KdTree","block_bytes":134217728,"block_rows":500,"columns":["a","b"]}""")
     assert(specFor("zorder", "a") == """{"kind":"ZOrder","block_bytes":134217728,"block_rows":500,"columns":["a"],"bits":null}""")
     assert(specFor("range", "a") == """{"kind":"Range","block_bytes":134217728,"block_rows":500,"columns":["a"]}""")
-    assert(intercept[IllegalArgumentException](specFor("paw")).getMessage.contains("LAYOUT PAW is built from the table's logged workload"))
+    assert(intercept[IllegalArgumentException](specFor("paw")).getMessage ==
+      "unknown LAYOUT PAW (the JVM builds AMOEBA, KD, RANGE, ZORDER, HILBERT; a layout built from a table's logged " +
+        "workload is built in Python)")
+    assert(intercept[IllegalArgumentException](specFor("range")).getMessage.startsWith("LAYOUT RANGE partitions by exactly one column"))
     assert(intercept[IllegalArgumentException](specFor("bogus")).getMessage.startsWith("unknown LAYOUT BOGUS"))
   }
 }
