@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from skipstone.cli.failures import reported
+from skipstone.cli.failures import errors, reported
 from skipstone.cli.index_specs import parse_index_spec
 from skipstone.cli.output import console, emit, emit_value, frame_rows
 from skipstone.cli.progress import spark_progress
@@ -26,23 +26,24 @@ class PolicyName(str, Enum):
     paw_rebuild = "paw-rebuild"
 
 
-class RelayoutName(str, Enum):
-    """The layouts of SQL's ``OPTIMIZE ... LAYOUT`` (``skipstone.table.relayout``)."""
-
-    amoeba = "amoeba"
-    kd = "kd"
-    paw = "paw"
-    qdtree = "qdtree"
-    zorder = "zorder"
-    hilbert = "hilbert"
+# The CLI's own spelling before it took SQL's layout names; still accepted, with a note.
+_DEPRECATED_LAYOUTS = {"kdtree": "kd"}
+# no list of names here: an unknown name's error lists them (from the JVM's and Python's registries)
+LAYOUT_HELP = "a layout as SQL's LAYOUT names it (docs/sql.md)"
 
 
-class LayoutName(str, Enum):
-    amoeba = "amoeba"
-    kdtree = "kdtree"
-    range = "range"
-    zorder = "zorder"
-    hilbert = "hilbert"
+def layout_name(name: str) -> str:
+    """``--layout``'s value as SQL names the layout (lower case), after any deprecated spelling."""
+    lower = name.strip().lower()
+    if lower in _DEPRECATED_LAYOUTS:
+        errors.print(f"note: --layout {lower} is deprecated; use --layout {_DEPRECATED_LAYOUTS[lower]}, "
+                     "as SQL names it", highlight=False)
+        return _DEPRECATED_LAYOUTS[lower]
+    return lower
+
+
+def column_list(columns: Optional[str]) -> list[str]:
+    return [c.strip() for c in columns.split(",") if c.strip()] if columns else []
 
 
 def open_table(spark: SparkSession, path: str) -> ManagedTable:
@@ -67,18 +68,16 @@ def policy_for(name: PolicyName, window: int, write_multiplier: Optional[float],
     return PawRebuild(window=window, delta=delta, alpha=alpha, block_rows=block_rows, **multiplier)
 
 
-def layout_for(name: LayoutName, columns: Optional[str], block_rows: Optional[int], block_bytes: Optional[int]) -> Any:
-    from skipstone.layout import Amoeba, Hilbert, KdTree, Range, ZOrder
+def layout_for(spark: SparkSession, name: str, columns: Optional[str], block_rows: Optional[int],
+               block_bytes: Optional[int]) -> Any:
+    """The spec of a new table laid out by ``--layout name``: what ``CREATE TABLE ... LAYOUT name``
+    means (the JVM says, io.skipstone.layout.builders.BuiltLayouts)."""
+    from skipstone.layout import layout_spec_from_json
+    from skipstone.session import java_call
+    from skipstone.table.jvm_layout import builders
 
-    chosen = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
-    if name is LayoutName.range and not chosen:
-        raise SkipstoneError("--layout range needs --columns (the columns to range-partition on)")
-    size: dict[str, Any] = {"block_rows": block_rows} if block_rows else {}
-    if block_bytes:
-        size["block_bytes"] = block_bytes
-    spec = {LayoutName.amoeba: Amoeba, LayoutName.kdtree: KdTree, LayoutName.range: Range,
-            LayoutName.zorder: ZOrder, LayoutName.hilbert: Hilbert}[name]
-    return spec(columns=chosen, **size)
+    return layout_spec_from_json(java_call(builders(spark).specForNewTable, layout_name(name), column_list(columns),
+                                           block_rows, block_bytes))
 
 
 def result_rows(result: Any) -> list[dict[str, Any]]:
@@ -104,7 +103,7 @@ def register(app: typer.Typer) -> None:
         table: str = typer.Argument(..., help="Directory of the new managed table (must not exist or be empty)."),
         source: str = typer.Option(..., "--from", help="The data to load: a directory of files or a catalog table."),
         data_format: str = typer.Option("parquet", "--format", help="File format of --from when it is a directory."),
-        layout: LayoutName = typer.Option(LayoutName.amoeba, "--layout", help="How blocks are cut."),
+        layout: str = typer.Option("amoeba", "--layout", help=f"How blocks are cut: {LAYOUT_HELP}."),
         columns: Optional[str] = typer.Option(None, "--columns", help="Comma-separated layout columns (default: all)."),
         block_rows: Optional[int] = typer.Option(None, "--block-rows", help="Rows per block."),
         block_bytes: Optional[int] = typer.Option(None, "--block-bytes", help="Bytes per block (default 128 MiB)."),
@@ -113,9 +112,9 @@ def register(app: typer.Typer) -> None:
         """Create a managed table from existing data, laid out by a partitioning tree or a curve."""
         from skipstone import Skipstone
 
-        spec = layout_for(layout, columns, block_rows, block_bytes)
-        indexes = [parse_index_spec(s) for s in index or []]
         spark = ctx.obj.spark
+        spec = layout_for(spark, layout, columns, block_rows, block_bytes)
+        indexes = [parse_index_spec(s) for s in index or []]
         if "/" not in source and ":" not in source and spark.catalog.tableExists(source):
             df = spark.table(source)
         else:
@@ -133,8 +132,9 @@ def register(app: typer.Typer) -> None:
         table: str = typer.Argument(..., help=TABLE_HELP),
         policy: Optional[PolicyName] = typer.Option(
             None, "--policy", help="The layout policy that proposes a change (default: amoeba-adaptive)."),
-        layout: Optional[RelayoutName] = typer.Option(
-            None, "--layout", help="Rewrite the whole table under this layout instead (SQL's OPTIMIZE ... LAYOUT)."),
+        layout: Optional[str] = typer.Option(
+            None, "--layout", help=f"Rewrite the whole table under this layout instead (SQL's OPTIMIZE ... LAYOUT): "
+                                   f"{LAYOUT_HELP}."),
         columns: Optional[str] = typer.Option(
             None, "--columns", help="--layout: comma-separated layout columns (SQL's BY; zorder and hilbert need them)."),
         window: int = typer.Option(100, "--window", min=1, help="How many of the last logged queries it considers."),
@@ -156,12 +156,12 @@ def register(app: typer.Typer) -> None:
         if layout is not None:
             if policy is not None:
                 raise SkipstoneError("give --policy or --layout, not both: --layout rewrites the whole table")
-            from skipstone.table.relayout import relayout
+            from skipstone.table.relayout import needs_workload, relayout
 
-            chosen_columns = [c.strip() for c in columns.split(",") if c.strip()] if columns else []
-            with spark_progress(spark, f"rewriting {table} under layout {layout.value}"):
-                workload = t.workload() if layout in (RelayoutName.paw, RelayoutName.qdtree) else None
-                result = relayout(spark, t.current(), layout.value, chosen_columns, workload)
+            name = layout_name(layout)
+            with spark_progress(spark, f"rewriting {table} under layout {name}"):
+                workload = t.workload() if needs_workload(name) else None
+                result = relayout(spark, t.current(), name, column_list(columns), workload)
             emit_value({"committed": True, **dataclasses.asdict(result)}, f"optimized {table}", as_json)
             return
         if columns is not None:
