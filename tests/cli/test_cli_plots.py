@@ -152,10 +152,35 @@ def test_optimize_layout_rewrites_the_whole_table_under_it(cli: Any, spark: Any,
     assert rows_of(spark, table) == rows_of(spark, source)
 
 
+def test_create_and_optimize_take_sql_s_layout_names(cli: Any, spark: Any, source: str, tmp_path: Any) -> None:
+    from skipstone import Skipstone
+
+    path = str(tmp_path / "by-range")
+    run = cli("create", path, "--from", source, "--layout", "range", "--columns", "d", "--block-rows", "1000")
+    assert run.exit_code == 0, run.stderr
+    t = Skipstone.for_path(spark, path)
+    assert (json.loads(t.properties()["layout.spec"])["kind"], t.current().layout["kind"]) == ("Range", "tree")
+    result = json.loads(cli("optimize", path, "--layout", "RANGE", "--columns", "a", "--json").stdout)
+    assert (result["committed"], result["strategy"]) == (True, "layout")
+    assert json.loads(t.properties()["layout.spec"])["columns"] == ["a"]
+    assert rows_of(spark, path) == rows_of(spark, source)
+
+
+def test_create_layout_kdtree_is_kd_with_a_deprecation_note(cli: Any, spark: Any, source: str, tmp_path: Any) -> None:
+    from skipstone import Skipstone
+
+    path = str(tmp_path / "by-kdtree")
+    run = cli("create", path, "--from", source, "--layout", "kdtree", "--block-rows", "1000")
+    assert run.exit_code == 0 and "--layout kdtree is deprecated; use --layout kd" in run.stderr
+    assert json.loads(Skipstone.for_path(spark, path).properties()["layout.spec"])["kind"] == "KdTree"
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--layout", "kd", "--policy", "paw-rebuild"], "give --policy or --layout, not both"),
     (["--columns", "a"], "--columns goes with --layout"),
     (["--layout", "kd", "--columns", "zz"], "no layout column 'zz'"),
+    (["--layout", "spiral"], "unknown layout (one of AMOEBA, KD, RANGE, ZORDER, HILBERT, PAW, QDTREE)"),
+    (["--layout", "qdtree", "--columns", "a"], "it cuts where the logged queries cut and takes no columns"),
 ])
 def test_optimize_options_that_do_not_fit_are_named(cli: Any, table: str, args: list[str], message: str) -> None:
     run = cli("optimize", table, *args)

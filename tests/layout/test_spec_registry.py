@@ -83,3 +83,19 @@ def test_a_class_without_the_spec_members_is_refused():
             @classmethod
             def from_json(cls, data):
                 return cls()
+
+
+@pytest.mark.parametrize("spec", [QdTree, Paw])
+def test_a_workload_spec_has_no_columns_parameter(spec):
+    with pytest.raises(TypeError, match="columns"):
+        spec(queries=QUERIES, block_rows=100, columns=["x"])
+    assert "columns" not in spec(queries=QUERIES, block_rows=100).to_json()
+
+
+@pytest.mark.parametrize("spec", [QdTree(queries=QUERIES, block_rows=100), Paw(queries=QUERIES, block_rows=100)],
+                         ids=lambda s: type(s).__name__)
+def test_a_workload_spec_stored_with_null_columns_reads_back(spec):
+    stored = {**spec.to_json(), "columns": None}  # as tables wrote it while the specs had the field
+    assert layout_spec_from_json(json.dumps(stored)) == spec
+    with pytest.raises(ValueError, match=f"{type(spec).__name__} cuts where the queries cut; it takes no columns"):
+        layout_spec_from_json({**stored, "columns": ["x"]})
