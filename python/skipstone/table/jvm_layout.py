@@ -1,9 +1,10 @@
 """The JVM's layout builders and sample, as a table's Python code calls them.
 
-The built-in specs (``Amoeba``, ``KdTree``, ``Range``, ``ZOrder``, ``Hilbert``) are built by
-``io.skipstone.layout.builders`` so that a session without Python lays a table out exactly as a
-pyspark session does; a spec defined in Python is built by its own ``build``. Samples cross the
-boundary as their schema's JSON and their values as little-endian doubles, column after column.
+The specs of the kinds the JVM builds (``io.skipstone.layout.builders.BuiltLayouts`` lists them)
+are built by ``io.skipstone.layout.builders`` so that a session without Python lays a table out
+exactly as a pyspark session does; a spec defined in Python is built by its own ``build``.
+Samples cross the boundary as their schema's JSON and their values as little-endian doubles,
+column after column.
 """
 from __future__ import annotations
 
@@ -12,20 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from skipstone.layout.curve_specs import Hilbert, ZOrder
 from skipstone.layout.layout import Layout
 from skipstone.layout.protocols import LayoutSpec
 from skipstone.layout.schema import ColumnKind, LayoutData, Schema
 from skipstone.layout.serialization import layout_from_json
-from skipstone.layout.specs import Amoeba, KdTree, Range
+from skipstone.layout.spec_registry import registered_layout_specs
 from skipstone.session import java_call
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
     from pyspark.sql.types import StructType
-
-# Exactly these classes: a subclass may build differently, so it builds itself.
-JVM_BUILT = (Amoeba, KdTree, Range, ZOrder, Hilbert)
 
 
 def builders(spark: SparkSession) -> Any:
@@ -33,10 +30,18 @@ def builders(spark: SparkSession) -> Any:
     return spark._jvm.io.skipstone.layout.builders.LayoutCallsFromPython  # type: ignore[union-attr]
 
 
+def jvm_builds(spark: SparkSession, spec: LayoutSpec) -> bool:
+    """Whether the JVM builds ``spec``: the JVM builds its kind, and it is exactly the class
+    registered under that kind (a subclass or another class may build differently: it builds itself)."""
+    kind = type(spec).__name__
+    return registered_layout_specs().get(kind) is type(spec) and \
+        bool(java_call(builders(spark).builds, json.dumps(spec.to_json())))
+
+
 def build_layout(spark: SparkSession, spec: LayoutSpec, sample: LayoutData, block_rows: float,
                  total_rows: float) -> Layout:
-    """``spec.build(sample, block_rows, total_rows)``, by the JVM for the built-in specs."""
-    if type(spec) not in JVM_BUILT:
+    """``spec.build(sample, block_rows, total_rows)``, by the JVM for the specs it builds."""
+    if not jvm_builds(spark, spec):
         return spec.build(sample, block_rows, total_rows)
     document = java_call(builders(spark).build, json.dumps(spec.to_json()), to_jvm(spark, sample),
                          float(block_rows), float(total_rows))

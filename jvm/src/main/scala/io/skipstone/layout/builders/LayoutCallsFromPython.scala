@@ -25,6 +25,9 @@ object LayoutCallsFromPython {
   def build(specJson: String, sample: EncodedSample, blockRows: Double, totalRows: Double): String =
     LayoutDocument.write(LayoutBuilders.build(JsonMethods.parse(specJson), sample, blockRows, totalRows))
 
+  /** Whether the JVM builds the spec (JSON): its kind is one of [[BuiltLayouts]]. */
+  def builds(specJson: String): Boolean = LayoutBuilders.builds(JsonMethods.parse(specJson))
+
   /** The spec (JSON) `LAYOUT name BY (columns)` means. */
   def specFor(name: String, columns: java.util.List[String], blockRows: Long): String =
     JsonMethods.compact(JsonMethods.render(LayoutBuilders.specFor(name, columns.asScala.toSeq, blockRows)))
