@@ -27,7 +27,9 @@ def canonical_path(path: Column) -> Column:
 
 
 def column_of(parts: Sequence[str]) -> Column:
-    """The Spark column at an exact schema path (each part quoted, whatever it contains)."""
+    """The Spark column at an exact schema path (each part quoted, whatever it contains), as the
+    JVM's ``ColumnPath.sql`` writes it. Which path a name means is decided once, by the JVM
+    (``IndexBuild.plan``'s ``columnPaths``); this only spells the path for pyspark."""
     from pyspark.sql import functions as F
 
     return F.col(".".join("`" + p.replace("`", "``") + "`" for p in parts))

@@ -43,7 +43,10 @@ def layout_columns(spark: SparkSession, schema: StructType, requested: tuple[str
 
 def quoted_if_needed(name: str) -> str:
     """A top-level column's name as index definitions take it: a name with a dot or a backtick
-    in backticks, so that `a.b` names the column and not field b of a struct a.
+    in backticks, so that `a.b` names the column and not field b of a struct a. The JVM's
+    ``io.skipstone.metadata.ColumnPath.definitionName`` writes the same for the tables it creates;
+    this one stays while ``create.py`` names its own MinMax requests (a Python call per name would
+    buy nothing: the rule is SQL's quoting, not a decision about which column a name means).
 
     >>> quoted_if_needed("x"), quoted_if_needed("a.b"), quoted_if_needed("o`k")
     ('x', '`a.b`', '`o``k`')

@@ -9,7 +9,7 @@ import io.skipstone.metadata.ColumnPath
 /** A column as the user named it, its exact path in the schema, and its type. */
 case class ResolvedColumn(name: String, path: ColumnPath, dataType: DataType) {
   /** The column as SQL text that names exactly this path (every part quoted). */
-  def sql: String = path.parts.map(p => "`" + p.replace("`", "``") + "`").mkString(".")
+  def sql: String = path.sql
 }
 
 /**
@@ -54,7 +54,8 @@ object ColumnResolver {
                    dataset: String): Option[(Seq[String], DataType)] =
     parts.foldLeft(Option((Seq.empty[String], schema: DataType))) {
       case (Some((exact, s: StructType)), part) =>
-        val same = s.fields.filter(f => if (caseSensitive) f.name == part else f.name.equalsIgnoreCase(part))
+        // every match, not ColumnPath.pick's exact-first: an index refuses what Spark's analyzer would
+        val same = s.fields.filter(f => ColumnPath.resolver(caseSensitive)(f.name, part))
         if (same.length > 1) throw new IndexBuildError(
           s"column '$name' of dataset $dataset is ambiguous: ${same.map(_.name).mkString(", ")} differ only in case; " +
             "set spark.sql.caseSensitive=true to tell them apart")

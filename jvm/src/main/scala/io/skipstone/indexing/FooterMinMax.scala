@@ -119,13 +119,7 @@ object FooterMinMax {
                       caseSensitive: Boolean) = {
     val chunks = block.getColumns.asScala.toSeq
     def names(c: org.apache.parquet.hadoop.metadata.ColumnChunkMetaData) = c.getPath.toArray.toSeq
-    chunks.find(names(_) == path.parts).orElse {
-      if (caseSensitive) None
-      else chunks.filter(c => names(c).map(_.toLowerCase) == path.parts.map(_.toLowerCase)) match {
-        case Seq(only) => Some(only)
-        case _ => None
-      }
-    }
+    ColumnPath.pick(path, chunks, ColumnPath.resolver(caseSensitive))(c => ColumnPath(names(c)))
   }
 
   /** Min over row groups of their mins, etc.; None as soon as one row group is unusable. */

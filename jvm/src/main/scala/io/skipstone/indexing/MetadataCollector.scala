@@ -71,6 +71,8 @@ object MetadataCollector {
     val minMaxOnly = indexes.forall(_.request.kind == "minmax")
     if (!allowed || source.format != "parquet" || indexes.isEmpty || !minMaxOnly) None
     else {
+      // in any case, whatever the session's rule: a column merely spelled like a partition column
+      // only loses the footer shortcut, never an answer
       lazy val partitionColumns = new InMemoryFileIndex(session, Seq(new Path(source.root)), Map.empty, None)
         .partitionSchema.fieldNames.map(_.toLowerCase).toSet
       val targets = indexes.zipWithIndex.map { case (ix, position) =>

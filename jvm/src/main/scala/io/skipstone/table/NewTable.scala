@@ -6,6 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
 import org.apache.spark.sql.functions.col
 import org.apache.spark.sql.types.{DoubleType, StructField, StructType}
@@ -15,6 +16,7 @@ import org.json4s.jackson.JsonMethods
 import io.skipstone.indexing.IndexRequest
 import io.skipstone.layout.{LayoutDocument, LayoutEncoding, Leaf, TreeLayout}
 import io.skipstone.layout.builders.{EncodedSample, LayoutBuilders, LayoutSample}
+import io.skipstone.metadata.ColumnPath
 
 /**
  * A layout spec that Python defines (a user's `@layout_spec` class, PAW and the qd-tree built from
@@ -46,21 +48,21 @@ object NewTable {
       s"$table is already a Skipstone table; open it, or append to it")
     if (holdsOtherFiles(session, root)) throw new IllegalArgumentException(
       s"$table: $root exists and is not empty; create a table in a new directory")
-    val caseSensitive = session.sessionState.conf.caseSensitiveAnalysis
+    val resolver = session.sessionState.conf.resolver
     val specColumns = (spec \ "columns") match {
       case JArray(cs) => Some(cs.collect { case JString(c) => c })
       case _ => None
     }
-    specColumns.foreach(cs => LayoutColumns.resolve(rows.schema, Some(cs), table, caseSensitive))
+    specColumns.foreach(cs => LayoutColumns.resolve(rows.schema, Some(cs), table, resolver))
     // every orderable column: the adaptive optimizer may cut on any column the workload filters
-    val columns = LayoutColumns.resolve(rows.schema, None, table, caseSensitive)
+    val columns = LayoutColumns.resolve(rows.schema, None, table, resolver)
     val total = rows.count()
     val blockRows = blockRowsOf(spec, rows, total)
     val blocksWanted = math.max(1L, math.ceil(total / blockRows).toLong)
     val wanted = sampleRows.getOrElse(math.max(MinSampleRows.toLong, 200L * blocksWanted).min(Int.MaxValue).toInt)
     val sample = LayoutSample.draw(rows, columns, total, math.min(total, wanted.toLong).toInt, 0L)
     val resolvedSpec = specColumns.fold(spec)(cs => replaceColumns(spec, LayoutColumns.resolve(rows.schema, Some(cs),
-      table, caseSensitive)))
+      table, resolver)))
     val layout =
       if (total == 0 || sample.rows == 0) TreeLayout(sample.schema, Leaf(0, 0.0))
       else python.fold(LayoutBuilders.build(resolvedSpec, sample, blockRows, total.toDouble))(
@@ -72,7 +74,7 @@ object NewTable {
       "layout.spec" -> JsonMethods.compact(JsonMethods.render(resolvedSpec)),
       "layout.blockRows" -> blockRows.toString,
       "layout.sample" -> samplePath)
-    val minMax = columns.map(c => IndexRequest("minmax", Seq(quotedIfNeeded(c)), Map.empty))
+    val minMax = columns.map(c => IndexRequest("minmax", Seq(ColumnPath.definitionName(c)), Map.empty))
     val requested = indexes ++ minMax.filterNot(m => indexes.exists(i =>
       i.kind.toLowerCase(Locale.ROOT) == "minmax" && i.columns == m.columns))
     try Create.run(session, root, rows, layout, properties, if (total > 0) requested else Nil, roles)
@@ -116,10 +118,6 @@ object NewTable {
     case other => other
   }
 
-  /** A top-level column's name as index definitions take it: backticked when it holds a dot or a backtick. */
-  private def quotedIfNeeded(name: String): String =
-    if (name.contains(".") || name.contains("`")) s"`${name.replace("`", "``")}`" else name
-
   /**
    * Whether `root` holds anything but what a create that died before committing left (the
    * container without a log, data files Skipstone named, the schema summary): such a directory
@@ -145,7 +143,7 @@ object NewTable {
 
 /** Which columns a layout orders: those named, as the table spells them, or every column a layout can order. */
 object LayoutColumns {
-  def resolve(schema: StructType, requested: Option[Seq[String]], table: String, caseSensitive: Boolean): Seq[String] =
+  def resolve(schema: StructType, requested: Option[Seq[String]], table: String, resolver: Resolver): Seq[String] =
     requested match {
       case None =>
         val orderable = schema.fields.filter(f => LayoutEncoding.kindOf(f.dataType).isDefined).map(_.name).toSeq
@@ -153,8 +151,7 @@ object LayoutColumns {
           s"table $table has no column a layout can order (numbers, dates, timestamps, strings, booleans)")
         orderable
       case Some(names) => names.map { name =>
-        val matching = schema.fields.filter(f => if (caseSensitive) f.name == name else f.name.equalsIgnoreCase(name))
-        val field = matching.find(_.name == name).orElse(matching.headOption.filter(_ => matching.length == 1))
+        val field = ColumnPath.pick(ColumnPath(Seq(name)), schema.fields.toSeq, resolver)(f => ColumnPath(Seq(f.name)))
           .getOrElse(throw new IllegalArgumentException(
             s"layout column '$name' does not exist in table $table (columns: ${schema.fieldNames.mkString(", ")})"))
         if (LayoutEncoding.kindOf(field.dataType).isEmpty) throw new IllegalArgumentException(

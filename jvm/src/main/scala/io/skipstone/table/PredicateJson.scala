@@ -8,6 +8,8 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 import org.json4s.JsonAST._
 
+import io.skipstone.metadata.ColumnPath
+
 /**
  * A filter condition in the predicate JSON `skipstone.layout.predicates` reads, for the
  * workload log. The layout only needs to know which rows a query may want, so the translation
@@ -77,13 +79,17 @@ object PredicateJson {
   private def comparison(column: String, op: String, value: JValue): JValue =
     JObject("column" -> JString(column), "op" -> JString(op), "value" -> value)
 
-  /** A top-level column, also under a widening numeric cast (Spark casts the narrower side). */
+  /**
+   * A top-level column ([[ColumnPath.of]] decides what an expression reads; the layout's columns
+   * are top-level), also under a widening numeric cast (Spark casts the narrower side).
+   */
   private def column(e: Expression): Option[String] = e match {
-    case a: AttributeReference => Some(a.name)
-    case Cast(a: AttributeReference, to: NumericType, _, _) if a.dataType.isInstanceOf[NumericType] &&
-      Cast.canUpCast(a.dataType, to) => Some(a.name)
-    case _ => None
+    case Cast(c, to: NumericType, _, _) if c.dataType.isInstanceOf[NumericType] && Cast.canUpCast(c.dataType, to) =>
+      topLevel(c)
+    case other => topLevel(other)
   }
+
+  private def topLevel(e: Expression): Option[String] = ColumnPath.of(e).collect { case ColumnPath(Seq(name)) => name }
 
   private def value(e: Expression): Option[JValue] = e match {
     case Literal(null, _) => None
