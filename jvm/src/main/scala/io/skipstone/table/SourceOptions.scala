@@ -7,7 +7,7 @@ import org.apache.spark.sql.SparkSession
 
 /**
  * The options of the `skipstone` source. Writing a new table takes its layout: `layout`
- * (amoeba, kd, range, zorder, hilbert; default amoeba), `columns` (comma separated; default every
+ * (a name of [[io.skipstone.layout.builders.BuiltLayouts]]; default amoeba), `columns` (comma separated; default every
  * column a layout can order), `blockRows` or `blockBytes`. A catalog table keeps the options it
  * was created with and passes them to every read, so reads ignore them; any other option of a
  * write is refused by name, never silently dropped.

@@ -6,8 +6,8 @@ import org.json4s._
 import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
-import io.skipstone.sql.{LayoutSpec, ResolvedTarget, SkipstoneSqlException, Target}
 import io.skipstone.layout.builders.BuiltLayouts
+import io.skipstone.sql.{LayoutSpec, ResolvedTarget, SkipstoneSqlException, Target}
 import io.skipstone.table.{JvmOptimization, OptimizeResult, PythonOptimizer, PythonRoles, Relayout, TableLog,
   TableTransaction}
 
@@ -17,7 +17,7 @@ import io.skipstone.table.{JvmOptimization, OptimizeResult, PythonOptimizer, Pyt
  *
  * Without `LAYOUT` it is one iteration of continuous optimization, as Python's `t.optimize()`;
  * with it, the whole table rewritten under that layout. The layouts the JVM builds
- * ([[BuiltLayouts]]: AMOEBA, KD, RANGE, ZORDER, HILBERT) run here from any session; layouts
+ * ([[BuiltLayouts]]) run here from any session, never asking Python to build them; layouts
  * built from the logged workload and the layout policies are Python: a session whose driver is
  * Python runs the Python implementation (see [[PythonOptimizer]]); a session without Python runs
  * what the JVM can (absorbing other writers' files, compaction) and then fails naming what needs
