@@ -109,7 +109,7 @@ def table(request, spark, los_angeles) -> tuple[list[tuple[Any, ...]], Any, Layo
     """Random rows, as a DataFrame, and a sample of some of them, which lacks a few strings."""
     rows = random_rows(request.param)
     df = spark.createDataFrame(rows, SCHEMA)
-    types = layout_columns(spark, df.drop("id").schema, None, "routed")
+    types = layout_columns(spark, df.drop("id").schema, "routed")
     some = df.where("s IS NULL OR s NOT IN ('s3', 's17', 's25')")
     sample = draw_sample(some, types, ROWS, 1500, seed=request.param)
     assert not {"s3", "s17", "s25"} & set(sample.schema.columns[list(types).index("s")].categories)

@@ -19,26 +19,15 @@ if TYPE_CHECKING:
     from pyspark.sql.types import DataType, StructType
 
 
-def layout_columns(spark: SparkSession, schema: StructType, requested: tuple[str, ...] | None,
-                   table: str) -> dict[str, DataType]:
-    """The layout columns with their Spark types: ``requested``, or every orderable column (of a
-    kind ``io.skipstone.layout.LayoutEncoding.kindOf`` gives, the encoding's one owner)."""
-    fields = {f.name: f.dataType for f in schema.fields}
+def layout_columns(spark: SparkSession, schema: StructType, table: str) -> dict[str, DataType]:
+    """Every column a layout can order, with its Spark type (of a kind
+    ``io.skipstone.layout.LayoutEncoding.kindOf`` gives, the encoding's one owner). Which columns a
+    user's names mean is the JVM's to decide (``NewTable``, ``io.skipstone.metadata.ColumnPath``)."""
     kinds = layout_kinds(spark, schema)
-    if requested is None:
-        chosen = {n: t for n, t in fields.items() if kinds[n] is not None}
-        if not chosen:
-            raise SkipstoneError(f"table {table} has no column a layout can order (numbers, dates, timestamps, strings, booleans)")
-        return chosen
-    out = {}
-    for name in requested:
-        if name not in fields:
-            raise SkipstoneError(f"layout column '{name}' does not exist in table {table} (columns: {', '.join(fields)})")
-        if kinds[name] is None:
-            raise SkipstoneError(f"layout column '{name}' of table {table} has type {fields[name].simpleString()}, "
-                                 "which a layout cannot order")
-        out[name] = fields[name]
-    return out
+    chosen = {f.name: f.dataType for f in schema.fields if kinds[f.name] is not None}
+    if not chosen:
+        raise SkipstoneError(f"table {table} has no column a layout can order (numbers, dates, timestamps, strings, booleans)")
+    return chosen
 
 
 def quoted_if_needed(name: str) -> str:

@@ -17,7 +17,7 @@ from skipstone.layout.specs import LayoutSpec
 from skipstone.session import java_call, jvm_entry
 from skipstone.table import manifest
 from skipstone.table.columns import layout_columns, quoted_if_needed
-from skipstone.table.jvm_layout import JVM_BUILT, from_jvm
+from skipstone.table.jvm_layout import from_jvm, jvm_builds
 from skipstone.table.transaction import operations, roles_for, run
 
 if TYPE_CHECKING:
@@ -32,11 +32,11 @@ def create_table(spark: SparkSession, path: str, df: DataFrame, layout: LayoutSp
     # MinMax over every layout column is what NewTable adds; the requests name the indexes asked
     # for, and the roles callback needs them all to tell which roles are Python's.
     requested = list(indexes)
-    requested += [MinMax(n) for n in map(quoted_if_needed, layout_columns(spark, df.schema, None, root))
+    requested += [MinMax(n) for n in map(quoted_if_needed, layout_columns(spark, df.schema, root))
                   if MinMax(n) not in requested]
     requests = Skipstone(spark, root, "parquet")._requests(list(indexes)) if indexes else []
     all_requests = Skipstone(spark, root, "parquet")._requests(requested)
-    python = None if type(layout) in JVM_BUILT else _PythonLayoutBuilder(layout)
+    python = None if jvm_builds(spark, layout) else _PythonLayoutBuilder(layout)
     if python is not None:
         start_callbacks(spark)
     text = run(operations(spark).NewTable.createFromPython, spark._jsparkSession, root, df._jdf,

@@ -13,10 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from skipstone.layout.layout import Layout
 from skipstone.layout.protocols import LayoutSpec
 from skipstone.layout.schema import ColumnKind, LayoutData, Schema
-from skipstone.layout.serialization import layout_from_json
 from skipstone.layout.spec_registry import registered_layout_specs
 from skipstone.session import java_call
 
@@ -36,16 +34,6 @@ def jvm_builds(spark: SparkSession, spec: LayoutSpec) -> bool:
     kind = type(spec).__name__
     return registered_layout_specs().get(kind) is type(spec) and \
         bool(java_call(builders(spark).builds, json.dumps(spec.to_json())))
-
-
-def build_layout(spark: SparkSession, spec: LayoutSpec, sample: LayoutData, block_rows: float,
-                 total_rows: float) -> Layout:
-    """``spec.build(sample, block_rows, total_rows)``, by the JVM for the specs it builds."""
-    if not jvm_builds(spark, spec):
-        return spec.build(sample, block_rows, total_rows)
-    document = java_call(builders(spark).build, json.dumps(spec.to_json()), to_jvm(spark, sample),
-                         float(block_rows), float(total_rows))
-    return layout_from_json(json.loads(document))
 
 
 def layout_kinds(spark: SparkSession, schema: StructType) -> dict[str, ColumnKind | None]:
