@@ -1,16 +1,12 @@
-"""append: new rows routed through the current layout into new files, indexed, committed, in the
-JVM (``io.skipstone.table.Append``)."""
+"""What an append committed. The append itself runs in the JVM (``io.skipstone.table.SkipstoneTable.append``:
+rows routed through the current layout into new files, indexed, committed; with ``optimize.auto``
+one optimize iteration after it)."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from skipstone.table.optimize import OptimizeResult
-from skipstone.table.transaction import operations, python_roles, run
-
-if TYPE_CHECKING:
-    from pyspark.sql import DataFrame, SparkSession
 
 
 @dataclass(frozen=True)
@@ -25,10 +21,9 @@ class AppendResult:
     optimize: OptimizeResult | None = None
     optimize_error: str | None = None
 
-
-def append_rows(spark: SparkSession, root: str, df: DataFrame) -> AppendResult:
-    """Append ``df``'s rows (the table's columns, in any order); a concurrent layout change makes
-    the JVM route them again through the winner's layout."""
-    text = run(operations(spark).Append.runFromPython, spark._jsparkSession, root, df._jdf, python_roles(spark, root))
-    done = json.loads(text)
-    return AppendResult(int(done["version"]), int(done["rows"]), int(done["filesAdded"]))
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> AppendResult:
+        """Python's view of the JVM's ``AppendResult`` JSON."""
+        optimized = d.get("optimize")
+        return AppendResult(int(d["version"]), int(d["rows"]), int(d["filesAdded"]),
+                            None if optimized is None else OptimizeResult.from_json(optimized), d.get("optimizeError"))

@@ -1,32 +1,38 @@
-"""The handle of a managed table: what `Skipstone.create` and `Skipstone.for_path` return."""
+"""The handle of a managed table: what `Skipstone.create` and `Skipstone.for_path` return, a thin
+Python handle over one JVM ``io.skipstone.table.SkipstoneTable`` (as Delta Lake's ``DeltaTable``
+is over its JVM object). It keeps no state of its own: every call asks the JVM, which reads the
+table's log afresh."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import threading
 import warnings
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType
-from skipstone.layout.policies import LayoutPolicy
+from skipstone.jvm_callbacks import start_callbacks
 from skipstone.layout.layout import Layout
+from skipstone.layout.policies import LayoutPolicy
 from skipstone.session import java_call
-from skipstone.table import manifest, settings
-from skipstone.table.append import AppendResult, append_rows
-from skipstone.table.continuous import run_continuously, run_iteration
+from skipstone.table import manifest
+from skipstone.table.append import AppendResult
+from skipstone.table.continuous import run_continuously
+from skipstone.table.driver import PolicyCallback, PythonDriver, default_policy
+from skipstone.table.indexing import FileSetIndex
 from skipstone.table.optimize import OptimizeResult
+from skipstone.table.transaction import operations, run
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 
-class ManagedTable(Skipstone):
+class ManagedTable:
     """A self-organizing table: data laid out by a partitioning tree, a versioned manifest, a
     workload log, and optimizations that rewrite only what pays for itself.
 
-    Everything a plain Skipstone dataset offers works too (``describe()``, ``build()``,
+    The index operations of a Skipstone dataset work too (``describe()``, ``build()``,
     ``refresh()``), over the files of the newest version.
 
     >>> from skipstone import Skipstone, MinMax
@@ -38,7 +44,15 @@ class ManagedTable(Skipstone):
     """
 
     def __init__(self, spark: SparkSession, root: str) -> None:
-        super().__init__(spark, root, "parquet")
+        start_callbacks(spark)  # the JVM asks Python for index roles and the default layout policy
+        self._spark = spark
+        self._jtable = java_call(operations(spark).SkipstoneTable.forPath, spark._jsparkSession, root,
+                                 PythonDriver(spark))
+
+    @property
+    def root(self) -> str:
+        """The table's root directory, qualified (``file:/data/events``)."""
+        return str(self._jtable.root())
 
     def __repr__(self) -> str:
         return f"ManagedTable({self.root})"
@@ -47,15 +61,13 @@ class ManagedTable(Skipstone):
 
     def current(self) -> manifest.TableVersion:
         """The newest committed version (its files, tree, properties)."""
-        found = manifest.latest(self._spark, self.root)
-        if found is None:
-            raise SkipstoneError(f"{self.root} is not a Skipstone table (no log under {self.root}/_skipstone/log)")
-        return found
+        snapshot = java_call(self._jtable.snapshot)
+        return manifest.TableVersion.from_json(self.root, operations(self._spark).SnapshotJson.write(snapshot))
 
     @property
     def version(self) -> int:
         """The newest committed version number."""
-        return self.current().version
+        return int(java_call(self._jtable.version))
 
     def tree(self) -> Layout:
         """The layout of the newest version (a ``PartitionTree``, or a ``CurveLayout`` for Z-order
@@ -67,9 +79,7 @@ class ManagedTable(Skipstone):
 
         >>> t.files().groupBy("block").sum("rows").show()   # doctest: +SKIP
         """
-        v = self.current()
-        rows = [(f.path, f.size, f.block, f.rows) for f in v.files]
-        return self._spark.createDataFrame(rows, "path string, size long, block long, rows long")
+        return self._frame(self._jtable.files)
 
     def workload(self) -> DataFrame:
         """The queries run on this table, from every session and application that logged them:
@@ -77,7 +87,7 @@ class ManagedTable(Skipstone):
 
         >>> t.workload().select("predicate", "files_read", "files_total").show(truncate=False)  # doctest: +SKIP
         """
-        return self._frame("workload")
+        return self._frame(self._jtable.workload)
 
     def history(self) -> DataFrame:
         """One row per commit: version, timestamp, operation, benefit, cost, rows rewritten,
@@ -85,7 +95,16 @@ class ManagedTable(Skipstone):
 
         >>> t.history().select("version", "operation", "rows_rewritten").show()   # doctest: +SKIP
         """
-        return self._frame("history")
+        return self._frame(self._jtable.history)
+
+    def detail(self) -> DataFrame:
+        """One row about the newest version, as SQL's ``DESCRIBE DETAIL`` and Delta Lake's: format,
+        location, version, creation and last commit time, files, bytes and rows, the layout and
+        its columns, the properties and the skipping-metadata version.
+
+        >>> t.detail().select("version", "numFiles", "numRows", "layout").show()   # doctest: +SKIP
+        """
+        return self._frame(self._jtable.detail)
 
     def read(self, version: int | None = None, timestamp: str | None = None) -> DataFrame:
         """The table's rows as a DataFrame: the newest version, or with ``version`` exactly that
@@ -102,14 +121,13 @@ class ManagedTable(Skipstone):
         """
         if version is not None and timestamp is not None:
             raise SkipstoneError(f"{self.root}: read(version=..., timestamp=...) takes one of them, not both")
-        reader = self._spark.read
         if version is not None:
             if isinstance(version, bool) or not isinstance(version, int):
                 raise SkipstoneError(f"{self.root}: read(version=...) takes a version number, got {version!r}")
-            reader = reader.option("versionAsOf", str(version))
+            return self._frame(self._jtable.read, version)
         if timestamp is not None:
-            reader = reader.option("timestampAsOf", str(timestamp))
-        return reader.parquet(self.root)
+            return self._frame(self._jtable.read, str(timestamp))
+        return self._frame(self._jtable.read)
 
     # -- changing it -------------------------------------------------------------------------
 
@@ -128,6 +146,8 @@ class ManagedTable(Skipstone):
 
         Returns what was committed (strategy, reason, rows and bytes read), or None when no
         strategy found anything to do. Queries that started earlier keep reading their version.
+        The loop is the JVM's (``io.skipstone.table.OptimizeIteration``, which SQL's ``OPTIMIZE``
+        runs too); the policy is asked from there, and what it raises is raised here.
 
         >>> from skipstone.layout import AmoebaAdaptive
         >>> t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))   # doctest: +SKIP
@@ -135,9 +155,14 @@ class ManagedTable(Skipstone):
         """
         if policy is not None and not isinstance(policy, LayoutPolicy):
             raise SkipstoneError(f"{policy!r} is not a layout policy (it needs a name and propose(tree, workload, sample))")
-        base = self.current()  # planned against this version; the workload read next may be newer, which is fine
-        needs_workload = "layout" in settings.read(self._spark, base.properties, self.root).strategies
-        return run_iteration(self._spark, base, self.workload() if needs_workload else None, policy)
+        callback = PolicyCallback(self._spark, policy or default_policy())
+        try:
+            found = run(self._jtable.optimize, operations(self._spark).PythonPolicy.asLayoutPolicy(callback))
+        except BaseException:
+            if callback.raised is not None:
+                raise callback.raised from None  # the policy's own error, not the JVM's report of it
+            raise
+        return None if found.isEmpty() else OptimizeResult.from_json(json.loads(found.get().toJson()))
 
     def optimize_continuously(self, policy: LayoutPolicy | None = None, max_seconds: float | None = None,
                               max_iterations: int | None = None,
@@ -167,16 +192,12 @@ class ManagedTable(Skipstone):
         >>> t.append(spark.range(1000).selectExpr("id % 5000 AS a", "id % 97 AS b", "id AS v"))  # doctest: +SKIP
         AppendResult(version=3, rows=1000, files_added=...)
         """
-        result = append_rows(self._spark, self.root, df)
-        try:
-            if not settings.read(self._spark, self.current().properties, self.root).auto:
-                return result
-            return dataclasses.replace(result, optimize=self.optimize())  # one iteration after every append
-        except Exception as e:  # after the commit: whatever fails, the append itself succeeded
-            reason = f"{type(e).__name__}: {e}" if not isinstance(e, SkipstoneError) else str(e)
+        result = AppendResult.from_json(json.loads(run(self._jtable.append, df._jdf).toJson()))
+        if result.optimize_error is not None:
             warnings.warn(f"Skipstone: the append to {self.root} committed version {result.version} "
-                          f"({result.rows} rows); the automatic optimize after it failed: {reason}", stacklevel=2)
-            return dataclasses.replace(result, optimize_error=reason)
+                          f"({result.rows} rows); the automatic optimize after it failed: {result.optimize_error}",
+                          stacklevel=2)
+        return result
 
     def properties(self) -> dict[str, str]:
         """The newest version's table properties (format, schema, layout, settings), with the
@@ -185,7 +206,8 @@ class ManagedTable(Skipstone):
         >>> t.properties()["optimize.strategies"]   # doctest: +SKIP
         'unindexed,compaction,layout'
         """
-        return {**settings.defaults(self._spark), **self.current().properties}
+        converters = self._spark._jvm.scala.jdk.javaapi.CollectionConverters  # type: ignore[union-attr]
+        return {str(k): str(v) for k, v in converters.asJava(java_call(self._jtable.properties)).items()}
 
     def set_properties(self, properties: Mapping[str, str]) -> None:
         """Commit new values for table properties (other keys keep theirs), as Delta's
@@ -202,8 +224,7 @@ class ManagedTable(Skipstone):
         >>> t.set_properties({"optimise.auto": "true"})          # doctest: +SKIP
         SkipstoneError: table ...: 'optimise.auto' is no table setting; did you mean 'optimize.auto'? ...
         """
-        values = json.dumps({str(k): str(v) for k, v in properties.items()})
-        java_call(manifest._tables(self._spark).setProperties, self._jsession, self.root, values)
+        java_call(self._jtable.setProperties, {str(k): str(v) for k, v in properties.items()})
 
     def vacuum(self, retention_hours: float | None = None, dry_run: bool = False, force: bool = False) -> DataFrame:
         """Delete the files that no version within the retention still needs, and nothing else:
@@ -221,54 +242,68 @@ class ManagedTable(Skipstone):
         >>> t.vacuum(dry_run=True).show()                        # doctest: +SKIP
         >>> t.vacuum(retention_hours=0, force=True).count()      # doctest: +SKIP
         """
-        from pyspark.sql import DataFrame
+        hours = java_call(self._jtable.retentionHours) if retention_hours is None else retention_hours
+        return self._frame(self._jtable.vacuum, float(hours), bool(dry_run), bool(force))
 
-        vacuum = self._spark._jvm.io.skipstone.table.Vacuum  # type: ignore[union-attr]
-        hours = java_call(vacuum.retentionHours, self._jsession, self.root) if retention_hours is None \
-            else float(retention_hours)
-        return DataFrame(java_call(vacuum.run, self._jsession, self.root, float(hours), bool(dry_run), bool(force)),
-                         self._spark)
+    # -- its skipping indexes, as a dataset's ---------------------------------------------------
+
+    def build(self, *indexes: IndexType, use_footers: bool = True) -> ManagedTable:
+        """Index the newest version's files for ``indexes`` (replacing the table's indexes) and
+        commit a version that records the new metadata (its files are unchanged).
+
+        >>> t.build(MinMax("a"), ValueList("b"))   # doctest: +SKIP
+        """
+        base = self.current()
+        dataset = self._files_of(base)
+        dataset.build(*indexes, use_footers=use_footers)
+        self._record_metadata(base, dataset, [ix.describe() for ix in indexes])
+        return self
+
+    def refresh(self) -> ManagedTable:
+        """Index the newest version's files that the metadata lacks, and commit a version that
+        records the new metadata.
+
+        >>> t.refresh()   # doctest: +SKIP
+        """
+        base = self.current()
+        dataset = self._files_of(base)
+        dataset.refresh()
+        self._record_metadata(base, dataset, None)
+        return self
+
+    def describe(self) -> DataFrame:
+        """One row per index: its description, kind, columns, the metadata version and size.
+
+        >>> t.describe().show()   # doctest: +SKIP
+        """
+        return Skipstone(self._spark, self.root, "parquet").describe()
 
     def drop(self) -> bool:
+        """Refused: a managed table's metadata directory is also its log. Delete the table's
+        directory to drop the table."""
         raise SkipstoneError(f"{self.root} is a managed table: dropping its metadata would drop its log too; "
                              "delete the table's directory instead")
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _frame(self, method: str) -> DataFrame:
+    def _frame(self, method: Callable[..., Any], *args: Any) -> DataFrame:
         from pyspark.sql import DataFrame
 
-        return DataFrame(java_call(getattr(manifest._tables(self._spark), method), self._jsession, self.root), self._spark)
+        return DataFrame(java_call(method, *args), self._spark)
 
-    def _read(self, files: list[str] | None = None) -> DataFrame:
-        # build() and refresh() index the newest version's files, never the directory's leftovers
-        paths = files if files is not None else [f"{self.root}/{f.path}" for f in self.current().files]
-        return self._spark.read.parquet(*paths)
+    def _files_of(self, version: manifest.TableVersion) -> FileSetIndex:
+        """The version's files as a dataset: build() and refresh() index exactly these, never the
+        directory's leftovers."""
+        return FileSetIndex(self._spark, self.root,
+                            [(version.absolute(f), f.size, f.modification_time) for f in version.files])
 
-    def _as_built(self, definition: Any) -> Any:
-        return self
-
-    def build(self, *indexes: IndexType, use_footers: bool = True) -> ManagedTable:
-        """Index the newest version's files for ``indexes`` (replacing the table's indexes) and
-        commit a version that records the new metadata (its files are unchanged)."""
-        super().build(*indexes, use_footers=use_footers)
-        self._record_metadata([ix.describe() for ix in indexes])
-        return self
-
-    def refresh(self) -> ManagedTable:
-        """Index the newest version's files that the metadata lacks, and commit a version that
-        records the new metadata."""
-        super().refresh()
-        self._record_metadata(None)
-        return self
-
-    def _record_metadata(self, indexes: list[str] | None) -> None:
+    def _record_metadata(self, base: manifest.TableVersion, dataset: FileSetIndex, indexes: list[str] | None) -> None:
         # Queries use the metadata version a table version records, so a build or refresh
         # commits a version that records the new one.
-        published = self._current()
+        published = dataset._current()
         assert published is not None, "metadata was just published"
         info: dict[str, Any] = {"metadataVersion": published[0]}
         if indexes is not None:
             info["indexes"] = indexes
-        manifest.commit(self._spark, self.root, self.current().version, "INDEX", [], metadata_version=published[0],
+        manifest.commit(self._spark, self.root, base.version, "INDEX", [], metadata_version=published[0],
                         commit_info=info)

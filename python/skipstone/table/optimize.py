@@ -1,5 +1,7 @@
-"""optimize: a policy proposes a tree change from the logged workload; only the blocks it
-replaces are read and rewritten; the result is committed atomically, or not at all."""
+"""The layout strategy's planner: a policy proposes a tree change from the logged workload, with
+its benefit and cost (``plan``); the JVM rewrites only the blocks it replaces and commits
+atomically, or not at all (``io.skipstone.table.Rewrite``, asked by the one strategy loop,
+``io.skipstone.table.OptimizeIteration``)."""
 from __future__ import annotations
 
 import dataclasses
@@ -84,18 +86,23 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, 
     return OptimizePlan(base, change, policy.name)
 
 
+def change_document(p: OptimizePlan, reason: str = "") -> dict[str, Any]:
+    """The planned change as the JVM reads it (``io.skipstone.table.ProposedChange``): the new
+    layout, the blocks it rewrites, and what the policy says of it for the history."""
+    change = p.change
+    info = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost,
+            "reason": reason or change.description, "description": change.description}
+    # Strict JSON: the log's reader (Jackson) refuses NaN and infinities, which a policy's benefit may be.
+    return {"layout": layout_to_json(change.tree), "rewritten": [int(b) for b in change.rewritten_blocks],
+            "info": finite(info)}
+
+
 def apply(spark: SparkSession, p: OptimizePlan, reason: str = "") -> OptimizeResult:
     """Rewrite the plan's blocks and commit, in the JVM (``io.skipstone.table.Rewrite``); if a
     concurrent commit conflicts, what was written is removed and a SkipstoneError says so (the
     table is as the winner left it)."""
-    change, root = p.change, p.base.root
-    reason = reason or change.description
-    info = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost, "reason": reason,
-            "description": change.description}
-    # Strict JSON: the log's reader (Jackson) refuses NaN and infinities, which a policy's benefit may be.
-    document = {"layout": layout_to_json(change.tree), "rewritten": [int(b) for b in change.rewritten_blocks],
-                "info": finite(info)}
+    root = p.base.root
     text = run(operations(spark).Rewrite.runFromPython, spark._jsparkSession, root, int(p.base.version),
-               json.dumps(document, allow_nan=False), python_roles(spark, root))
-    done = json.loads(text)
-    return dataclasses.replace(OptimizeResult.from_json(done), benefit=change.benefit, cost=change.cost)
+               json.dumps(change_document(p, reason), allow_nan=False), python_roles(spark, root))
+    return dataclasses.replace(OptimizeResult.from_json(json.loads(text)), benefit=p.change.benefit,
+                               cost=p.change.cost)

@@ -1,11 +1,13 @@
 """What SQL's ``OPTIMIZE`` runs in Python when the session's driver is Python (pyspark).
 
-Layout policies and the layouts built from the logged workload (``relayout.FROM_WORKLOAD``)
-are Python; a session whose driver is Python registers :class:`SqlOptimizeHandler` with the JVM
-over py4j's callback server, so ``spark.sql("OPTIMIZE t")`` and ``OPTIMIZE t LAYOUT PAW`` run the
-same code as ``t.optimize()``. The layouts the JVM builds (``LAYOUT KD BY (a, b)``) never come
-here. A session without Python (``spark-sql``, Scala, JDBC) runs what the JVM can and says what
-needs Python (``io.skipstone.sql.commands.OptimizeCommand``).
+Layout policies, Python-computed index roles and the layouts built from the logged workload
+(``relayout.FROM_WORKLOAD``) are Python; a session whose driver is Python registers
+:class:`SqlOptimizeHandler` with the JVM over py4j's callback server, so that
+``spark.sql("OPTIMIZE t")`` runs the JVM's strategy loop with the same default policy and roles
+as ``t.optimize()``, and ``OPTIMIZE t LAYOUT PAW`` the same rewrite as ``skipstone.table.relayout``.
+The layouts the JVM builds (``LAYOUT KD BY (a, b)``) never come here. A session without Python
+(``spark-sql``, Scala, JDBC) runs what the JVM can and says what needs Python
+(``io.skipstone.sql.commands.OptimizeCommand``).
 """
 from __future__ import annotations
 
@@ -26,24 +28,22 @@ _REGISTERED = "_skipstone_sql_optimize"  # marks a gateway whose JVM has our han
 
 
 class SqlOptimizeHandler:
-    """The JVM's ``io.skipstone.table.PythonOptimizer``: one optimize iteration of a managed
-    table (``layout_json`` None), or its rewrite under ``{"name", "columns"}`` of a layout Python
-    builds."""
+    """The JVM's ``io.skipstone.table.PythonOptimizer``: for ``OPTIMIZE t``, the default layout
+    policy's proposal and the Python roles of the table's indexes (the JVM runs the strategy
+    loop); for ``OPTIMIZE t LAYOUT``, the rewrite under ``{"name", "columns"}`` of a layout
+    Python builds."""
 
-    def optimize(self, jsession: Any, root: str, layout_json: str | None) -> str:
+    def optimize(self, jsession: Any, root: str, layout_json: str) -> str:
         from skipstone.table.handle import ManagedTable
         from skipstone.table.relayout import needs_workload, relayout
 
         spark = _session(jsession)
         try:
             table = ManagedTable(spark, root)
-            if layout_json is None:
-                result = table.optimize()
-            else:
-                layout = json.loads(layout_json)
-                workload = table.workload() if needs_workload(layout["name"]) else None
-                result = relayout(spark, table.current(), layout["name"], layout["columns"], workload)
-            return json.dumps([] if result is None else [_as_json(result)])
+            layout = json.loads(layout_json)
+            workload = table.workload() if needs_workload(layout["name"]) else None
+            result = relayout(spark, table.current(), layout["name"], layout["columns"], workload)
+            return json.dumps([_as_json(result)])
         except (SkipstoneError, ValueError) as e:  # the statement's error (a spec's own checks raise ValueError)
             return json.dumps({"error": str(e)})
 
@@ -51,6 +51,11 @@ class SqlOptimizeHandler:
         from skipstone.table.relayout import FROM_WORKLOAD
 
         return json.dumps(list(FROM_WORKLOAD))
+
+    def propose(self, jsession: Any, root: str, base_version: int) -> str | None:
+        from skipstone.table.driver import PythonDriver
+
+        return PythonDriver(_session(jsession)).propose(jsession, root, base_version)
 
     def roles(self, jsession: Any, root: str) -> Any:
         from skipstone.table.transaction import python_roles

@@ -31,10 +31,6 @@ object Absorb {
     }
   }
 
-  /** [[run]] for Python: the result as JSON, null when no file waits; `roles` may be null. */
-  def runFromPython(session: SparkSession, root: String, readVersion: Long, roles: PythonRoles): String =
-    run(session, root, readVersion, Option(roles)).map(_.toJson).orNull
-
   private def absorb(session: SparkSession, root: String, txn: TableTransaction, selected: UnindexedSelection,
                      roles: Option[PythonRoles]): OptimizeResult = {
     val names = selected.files.map(_.getPath.getName)

@@ -31,14 +31,16 @@ object Append {
         Routing.throughLayout(layout), Nil, Some(layout), JObject()), roles)
       AppendResult(committed.snapshot.version, committed.rows, committed.added.size)
     }
-
-  /** [[run]] for Python: the result as JSON; `roles` may be null. */
-  def runFromPython(session: SparkSession, root: String, rows: DataFrame, roles: PythonRoles): String =
-    run(session, root, rows, Option(roles)).toJson
 }
 
-/** What one append committed (Python's `AppendResult`). */
-final case class AppendResult(version: Long, rows: Long, filesAdded: Long) {
+/**
+ * What one append committed (Python's `AppendResult`). With `optimize.auto`, `optimize` is what
+ * the iteration run after the commit committed and `optimizeError` why it failed: the append is
+ * committed either way, so a caller must not retry it.
+ */
+final case class AppendResult(version: Long, rows: Long, filesAdded: Long, optimize: Option[OptimizeResult] = None,
+                              optimizeError: Option[String] = None) {
   def toJson: String = JsonMethods.compact(JsonMethods.render(
-    ("version" -> version) ~ ("rows" -> rows) ~ ("filesAdded" -> filesAdded)))
+    ("version" -> version) ~ ("rows" -> rows) ~ ("filesAdded" -> filesAdded) ~
+      ("optimize" -> optimize.map(o => JsonMethods.parse(o.toJson))) ~ ("optimizeError" -> optimizeError)))
 }

@@ -10,7 +10,7 @@ import org.apache.spark.sql.functions.{col, try_element_at, typedLit}
  * The compaction strategy of continuous optimization: each selected block's files are rewritten
  * into as few files as its rows need. A block's rows are already in the block, so nothing is
  * routed and the layout does not change; this commutes with appends and with layout changes to
- * other blocks. The one implementation: Python's `t.optimize()` and SQL's `OPTIMIZE` call it.
+ * other blocks. [[OptimizeIteration]] runs it, for Python's `t.optimize()`, SQL's `OPTIMIZE` and Scala alike.
  *
  * A [[TableTransaction]] with failpoints `optimize.compaction.afterWrite`, `.afterMetadata`,
  * `.afterCommit`.
@@ -44,10 +44,6 @@ object Compaction {
         selected.files.size, "compaction", selected.reason, selected.bytes)
     }
   }
-
-  /** [[run]] for Python: the result as JSON, null when nothing was fragmented; `pythonRoles` may be null. */
-  def runFromPython(session: SparkSession, root: String, readVersion: Long, pythonRoles: PythonRoles): String =
-    run(session, root, readVersion, Option(pythonRoles)).map(_.toJson).orNull
 
   /** The blocks of `base` one iteration compacts, or None when none is fragmented. */
   def select(root: String, base: Snapshot): Option[CompactionSelection] =

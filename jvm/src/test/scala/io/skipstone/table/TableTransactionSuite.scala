@@ -72,7 +72,7 @@ class TableTransactionSuite extends AnyFunSuite with BeforeAndAfterAll with Befo
   }
 
   private def rewriteBlock1(readVersion: Long): OptimizeResult =
-    Rewrite.run(spark, root, readVersion, fourCuts, Seq(1L), JObject())
+    Rewrite.run(spark, root, readVersion, ProposedChange(fourCuts, Seq(1L), JObject()))
 
   test("create writes one file per block, indexes them and records each block's rows") {
     val created = create()

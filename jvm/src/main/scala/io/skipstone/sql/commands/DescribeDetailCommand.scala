@@ -2,62 +2,17 @@ package io.skipstone.sql.commands
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.StructType
-import org.json4s._
-import org.json4s.jackson.JsonMethods
 
 import io.skipstone.sql.{ResolvedTarget, Target}
-import io.skipstone.table.{Snapshot, TableLog}
+import io.skipstone.table.TableDetail
 
-/**
- * `DESCRIBE DETAIL t`: one row about a managed table, with the columns of Delta Lake's
- * `DESCRIBE DETAIL` that mean something here (so tools reading `numFiles` or `sizeInBytes` work
- * unchanged), plus the layout the table is written under.
- */
+/** `DESCRIBE DETAIL t`: one row about a managed table ([[TableDetail]]), as Delta Lake's. */
 final case class DescribeDetailCommand(target: Target) extends SkipstoneCommand {
   override def statement: String = "DESCRIBE DETAIL"
-  override def schema: StructType = DescribeDetailCommand.Schema
+  override def schema: StructType = TableDetail.Schema
 
   override def run(session: SparkSession): Seq[Row] = {
     val resolved = ResolvedTarget(session, target)
-    val root = resolved.managedRoot(session, statement)
-    val conf = session.sessionState.newHadoopConf()
-    val versions = TableLog.versions(conf, root)
-    // the first entry is the create: its time is when the table was created, as Delta's createdAt
-    val first = TableLog.read(conf, root, versions.head)
-    val latest = if (versions.size == 1) first else TableLog.read(conf, root, versions.last)
-    Seq(DescribeDetailCommand.row(root, resolved.table, first.timestampMillis, latest))
-  }
-}
-
-object DescribeDetailCommand {
-  val Format = "skipstone"
-
-  val Schema: StructType = StructType.fromDDL("format STRING, name STRING, location STRING, version BIGINT, " +
-    "createdAt TIMESTAMP, lastModified TIMESTAMP, numFiles BIGINT, sizeInBytes BIGINT, numRows BIGINT, " +
-    "layout STRING, layoutColumns ARRAY<STRING>, properties MAP<STRING, STRING>, metadataVersion BIGINT")
-
-  /**
-   * Properties as the log records them, less `schema`: that is the table's schema (which
-   * `DESCRIBE` on the table shows) as one long JSON string, which would bury the settings.
-   */
-  private val Hidden = Set("schema")
-
-  def row(root: String, name: Option[String], createdAtMillis: Long, latest: Snapshot): Row = {
-    val (kind, columns) = layoutOf(latest)
-    Row(Format, name.orNull, root, latest.version, new java.sql.Timestamp(createdAtMillis),
-      new java.sql.Timestamp(latest.timestampMillis), latest.files.size.toLong, latest.totalBytes, latest.totalRows,
-      kind.orNull, columns, latest.properties -- Hidden, latest.metadataVersion.map(Long.box).orNull)
-  }
-
-  /**
-   * The layout `s` was written under: its spec's kind (`ZOrder`, `KdTree`, `Amoeba`, ...) and
-   * the columns it orders by; a spec that names none orders by every column of the layout.
-   */
-  def layoutOf(s: Snapshot): (Option[String], Seq[String]) = {
-    implicit val formats: Formats = DefaultFormats
-    val spec = s.properties.get("layout.spec").fold(JNothing: JValue)(JsonMethods.parse(_))
-    val named = (spec \ "columns").extractOpt[Seq[String]].getOrElse(Nil)
-    val all = (s.layout \ "schema").children.flatMap(c => (c \ "name").extractOpt[String])
-    ((spec \ "kind").extractOpt[String], if (named.nonEmpty) named else all)
+    Seq(TableDetail.row(session, resolved.managedRoot(session, statement), resolved.table))
   }
 }

@@ -8,20 +8,21 @@ import org.json4s.jackson.JsonMethods
 
 import io.skipstone.layout.builders.BuiltLayouts
 import io.skipstone.sql.{LayoutSpec, ResolvedTarget, SkipstoneSqlException, Target}
-import io.skipstone.table.{JvmOptimization, OptimizeResult, PythonOptimizer, PythonRoles, Relayout, TableLog,
-  TableTransaction}
+import io.skipstone.table.{OptimizeIteration, OptimizeResult, PolicyFailed, PythonDriver, PythonOptimizer, PythonPolicy,
+  PythonRoles, Relayout, TableLog, TableTransaction}
 
 /**
  * `OPTIMIZE t [LAYOUT <name> [BY (cols)]]` on a managed table: one row per committed iteration
  * (`path`, `metrics`, as Delta Lake's `OPTIMIZE`).
  *
- * Without `LAYOUT` it is one iteration of continuous optimization, as Python's `t.optimize()`;
- * with it, the whole table rewritten under that layout. The layouts the JVM builds
+ * Without `LAYOUT` it is one iteration of continuous optimization ([[OptimizeIteration]], the
+ * loop Python's `t.optimize()` runs); its `layout` strategy asks the session's Python policy.
+ * With it, the whole table rewritten under that layout. The layouts the JVM builds
  * ([[BuiltLayouts]]) run here from any session, never asking Python to build them; layouts
  * built from the logged workload and the layout policies are Python: a session whose driver is
- * Python runs the Python implementation (see [[PythonOptimizer]]); a session without Python runs
- * what the JVM can (absorbing other writers' files, compaction) and then fails naming what needs
- * Python and the command that runs it.
+ * Python registered them (see [[PythonOptimizer]]); a session without Python runs what the JVM
+ * can (absorbing other writers' files, compaction) and then fails naming what needs Python and
+ * the command that runs it.
  */
 final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) extends SkipstoneCommand {
   override def statement: String = "OPTIMIZE"
@@ -37,8 +38,7 @@ final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) ext
         s"LAYOUT ${l.name.toUpperCase} is built by Skipstone's Python builders, and this session has no Python " +
         s"driver. Run it from a shell: ${OptimizeCommand.cli(root, layout)} (docs/cli.md), or run this statement " +
         "in a pyspark session with Skipstone")
-      case (None, Some(python)) => fromPython(python.optimize(session, root, null))
-      case (None, None) => withoutPython(session, root)
+      case (None, python) => iterate(session, root, python)
     }
     val rows = results.map(r => OptimizeCommand.row(session, root, Some(r)))
     if (rows.isEmpty) Seq(OptimizeCommand.row(session, root, None)) else rows
@@ -66,15 +66,19 @@ final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) ext
     case error => throw new SkipstoneSqlException(s"$statement: ${(error \ "error").values}")
   }
 
-  private def withoutPython(session: SparkSession, root: String): Seq[OptimizeResult] = {
-    val outcome = JvmOptimization.run(session, root)
+  /** One iteration of the table's strategies; without a Python driver, what needed one is named after what committed. */
+  private def iterate(session: SparkSession, root: String, python: Option[PythonDriver]): Seq[OptimizeResult] = {
+    val outcome = try OptimizeIteration.run(session, root, python.map(PythonPolicy.asLayoutPolicy),
+      python.flatMap(p => Option(p.roles(session, root)))) catch {
+      case e: PolicyFailed => throw new SkipstoneSqlException(s"$statement: ${e.getMessage}")
+    }
     if (outcome.needPython.nonEmpty) {
       val done = outcome.committed.map(r => s"committed version ${r.version} (${r.strategy}: ${r.reason}); ").mkString
       throw new SkipstoneSqlException(s"$shown: ${done}not run, as this session has no Python driver: " +
         s"${outcome.needPython.mkString("; ")}. Run them from a shell: ${OptimizeCommand.cli(root, None)} (docs/cli.md), " +
         "or set optimize.strategies to 'compaction' to optimize only with what SQL runs")
     }
-    outcome.committed
+    outcome.committed.toSeq
   }
 }
 

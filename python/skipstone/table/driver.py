@@ -1,0 +1,86 @@
+"""What the JVM's table operations ask of Python, over py4j's callback server: a layout policy's
+proposal (``io.skipstone.table.PythonPolicy``) and the roles of indexes that a Python function
+computes (``io.skipstone.table.PythonDriver``). The strategy loop, the rewrite and the commit are
+the JVM's (``io.skipstone.table.OptimizeIteration``); Python only answers the planner's question:
+which change, with what benefit and cost."""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from skipstone.errors import SkipstoneError
+from skipstone.layout.policies import AmoebaAdaptive, LayoutPolicy
+from skipstone.session import java_call
+from skipstone.table import manifest
+from skipstone.table.optimize import change_document, plan
+from skipstone.table.transaction import PythonRoles, operations, python_roles
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+
+def default_policy() -> LayoutPolicy:
+    """The policy of ``t.optimize()``, of the automatic optimize after an append and of SQL's ``OPTIMIZE``."""
+    return AmoebaAdaptive()
+
+
+def propose(spark: SparkSession, policy: LayoutPolicy, root: str, base_version: int) -> str | None:
+    """The change ``policy`` proposes for version ``base_version`` of the table at ``root``, as
+    the JVM reads it (``ProposedChange.fromJson``); None when it proposes none."""
+    base = manifest.TableVersion.from_json(
+        root, java_call(operations(spark).Tables.snapshot, spark._jsparkSession, root, int(base_version)))
+    planned = plan(spark, base, _workload(spark, root), policy)
+    if planned is None:
+        return None
+    reason = f"policy {planned.policy}: {planned.change.description}".rstrip(": ")
+    return json.dumps(change_document(planned, reason), allow_nan=False)
+
+
+def failure(e: BaseException) -> str:
+    """A policy's failure as the JVM's ``PolicyFailed`` carries it (and ``AppendResult.optimize_error``)."""
+    return json.dumps({"error": str(e) if isinstance(e, SkipstoneError) else f"{type(e).__name__}: {e}"})
+
+
+class PolicyCallback:
+    """One call's layout policy as the JVM's ``io.skipstone.table.PythonPolicy``. What the policy
+    raised is kept, so that the caller raises it again as it was once the JVM gave up."""
+
+    def __init__(self, spark: SparkSession, policy: LayoutPolicy) -> None:
+        self._spark, self._policy = spark, policy
+        self.raised: BaseException | None = None
+
+    def propose(self, jsession: object, root: str, base_version: int) -> str | None:
+        try:
+            return propose(self._spark, self._policy, root, base_version)
+        except BaseException as e:  # noqa: BLE001 - handed to the JVM as the policy's failure, raised again by the caller
+            self.raised = e
+            return failure(e)
+
+    class Java:
+        implements = ["io.skipstone.table.PythonPolicy"]
+
+
+class PythonDriver:
+    """A session's Python side of its table handles (``io.skipstone.table.PythonDriver``): the
+    default policy's proposals and the Python roles of a table's indexes."""
+
+    def __init__(self, spark: SparkSession) -> None:
+        self._spark = spark
+
+    def propose(self, jsession: object, root: str, base_version: int) -> str | None:
+        try:
+            return propose(self._spark, default_policy(), root, base_version)
+        except Exception as e:  # noqa: BLE001 - the JVM reports it (an automatic optimize's optimize_error)
+            return failure(e)
+
+    def roles(self, jsession: object, root: str) -> PythonRoles | None:
+        return python_roles(self._spark, root)
+
+    class Java:
+        implements = ["io.skipstone.table.PythonDriver"]
+
+
+def _workload(spark: SparkSession, root: str) -> DataFrame:
+    from pyspark.sql import DataFrame
+
+    return DataFrame(operations(spark).Tables.workload(spark._jsparkSession, root), spark)
