@@ -33,14 +33,21 @@ class ManagedTable:
     workload log, and optimizations that rewrite only what pays for itself.
 
     The index operations of a Skipstone dataset work too (``describe()``, ``build()``,
-    ``refresh()``), over the files of the newest version.
+    ``refresh()``), over the files of the newest version. A handle keeps nothing of its own:
+    every call reads the table's log, so handles, other processes and SQL may all write it.
 
-    >>> from skipstone import Skipstone, MinMax
-    >>> from skipstone.layout import Amoeba, AmoebaAdaptive
-    >>> t = Skipstone.create(spark, "/data/events", df, layout=Amoeba(block_bytes=64 << 20))  # doctest: +SKIP
-    >>> spark.read.parquet("/data/events").where("ts >= '2024-01-01'").count()             # doctest: +SKIP
-    >>> t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))                          # doctest: +SKIP
-    >>> t.history().show()                                                                  # doctest: +SKIP
+    >>> from skipstone import Skipstone
+    >>> from skipstone.layout import Amoeba, AmoebaAdaptive, RowsRead
+    >>> df = spark.range(20_000).selectExpr("id * 7919 % 20000 AS a", "id % 97 AS b", "id AS v")
+    >>> t = Skipstone.create(spark, f"{tmp}/events", df, layout=Amoeba(block_rows=2_000))
+    >>> for _ in range(10):
+    ...     _ = spark.read.parquet(t.root).where("a < 1000").count()
+    >>> t.optimize(AmoebaAdaptive(window=100, write_multiplier=4, cost_model=RowsRead())).strategy
+    'layout'
+    >>> [(r.version, r.operation, r.policy) for r in t.history().collect()]
+    [(1, 'CREATE', None), (2, 'OPTIMIZE', 'AmoebaAdaptive')]
+    >>> Skipstone.for_path(spark, f"{tmp}/events").version
+    2
     """
 
     def __init__(self, spark: SparkSession, root: str) -> None:
@@ -51,7 +58,11 @@ class ManagedTable:
 
     @property
     def root(self) -> str:
-        """The table's root directory, qualified (``file:/data/events``)."""
+        """The table's root directory, qualified (``file:/data/events``).
+
+        >>> t.root.startswith("file:/")
+        True
+        """
         return str(self._jtable.root())
 
     def __repr__(self) -> str:
@@ -60,24 +71,38 @@ class ManagedTable:
     # -- reading the table's state --------------------------------------------------------
 
     def current(self) -> manifest.TableVersion:
-        """The newest committed version (its files, tree, properties)."""
+        """The newest committed version (its files, tree, properties).
+
+        >>> v = t.current()
+        >>> v.version == t.version and sum(f.rows for f in v.files) == t.read().count()
+        True
+        """
         snapshot = java_call(self._jtable.snapshot)
         return manifest.TableVersion.from_json(self.root, operations(self._spark).SnapshotJson.write(snapshot))
 
     @property
     def version(self) -> int:
-        """The newest committed version number."""
+        """The newest committed version number (versions count from 1, one per commit).
+
+        >>> t.version == t.history().count()
+        True
+        """
         return int(java_call(self._jtable.version))
 
     def tree(self) -> Layout:
         """The layout of the newest version (a ``PartitionTree``, or a ``CurveLayout`` for Z-order
-        and Hilbert tables), with each block's actual row count."""
+        and Hilbert tables), with each block's actual row count.
+
+        >>> t.tree().block_count
+        4
+        """
         return self.current().tree
 
     def files(self) -> DataFrame:
         """One row per live file of the newest version: path (relative), size, block, rows.
 
-        >>> t.files().groupBy("block").sum("rows").show()   # doctest: +SKIP
+        >>> t.files().agg({"rows": "sum"}).first()[0]
+        1500
         """
         return self._frame(self._jtable.files)
 
@@ -85,7 +110,10 @@ class ManagedTable:
         """The queries run on this table, from every session and application that logged them:
         time, version read, predicate (JSON), files and bytes read and total, duration.
 
-        >>> t.workload().select("predicate", "files_read", "files_total").show(truncate=False)  # doctest: +SKIP
+        >>> spark.read.parquet(t.root).where("a < 10").count()
+        15
+        >>> t.workload().where("predicate IS NOT NULL").select("predicate").collect()[-1].predicate
+        '{"column":"a","op":"<","value":10}'
         """
         return self._frame(self._jtable.workload)
 
@@ -93,7 +121,8 @@ class ManagedTable:
         """One row per commit: version, timestamp, operation, benefit, cost, rows rewritten,
         files added and removed, live files and rows, the policy and the full commit info.
 
-        >>> t.history().select("version", "operation", "rows_rewritten").show()   # doctest: +SKIP
+        >>> [(r.version, r.operation) for r in t.history().collect()]
+        [(1, 'CREATE'), (2, 'APPEND'), (3, 'INDEX')]
         """
         return self._frame(self._jtable.history)
 
@@ -102,7 +131,8 @@ class ManagedTable:
         location, version, creation and last commit time, files, bytes and rows, the layout and
         its columns, the properties and the skipping-metadata version.
 
-        >>> t.detail().select("version", "numFiles", "numRows", "layout").show()   # doctest: +SKIP
+        >>> t.detail().select("numRows", "layout", "layoutColumns").first()
+        Row(numRows=1500, layout='KdTree', layoutColumns=['a'])
         """
         return self._frame(self._jtable.detail)
 
@@ -113,8 +143,11 @@ class ManagedTable:
         ``spark.read.option("versionAsOf", 3).parquet(root)`` (or ``"timestampAsOf"``), which
         any session with the extension reads the same way.
 
-        >>> t.read(version=1).where("a < 10").count()                 # doctest: +SKIP
-        >>> t.read(timestamp="2026-11-26 10:00:00").count()          # doctest: +SKIP
+        >>> t.read(version=1).where("a < 10").count()
+        10
+        >>> created = t.history().selectExpr("CAST(timestamp AS STRING) AS at").first().at   # version 1's commit
+        >>> t.read(timestamp=created).count()
+        1000
 
         A version a vacuum removed, or that never existed, fails when the DataFrame is read,
         naming the versions still available.
@@ -150,8 +183,10 @@ class ManagedTable:
         runs too); the policy is asked from there, and what it raises is raised here.
 
         >>> from skipstone.layout import AmoebaAdaptive
-        >>> t.optimize(AmoebaAdaptive(window=100, write_multiplier=4))   # doctest: +SKIP
-        OptimizeResult(version=2, benefit=..., cost=..., rows_rewritten=..., ..., strategy='layout', ...)
+        >>> t.optimize()                     # the blocks the append split into two files each
+        OptimizeResult(version=..., benefit=0.0, cost=1500.0, rows_rewritten=1500, files_added=4, files_removed=8, strategy='compaction', ...)
+        >>> print(t.optimize(AmoebaAdaptive(window=100, write_multiplier=4)))   # no logged query pays a rewrite
+        None
         """
         if policy is not None and not isinstance(policy, LayoutPolicy):
             raise SkipstoneError(f"{policy!r} is not a layout policy (it needs a name and propose(tree, workload, sample))")
@@ -172,8 +207,9 @@ class ManagedTable:
         (another thread may set it). Each iteration commits on its own, so interrupting the loop
         anywhere, even killing the process, leaves the table as its last commit left it.
 
-        >>> done = t.optimize_continuously(max_seconds=600)       # doctest: +SKIP
-        >>> [(r.strategy, r.reason) for r in done]                # doctest: +SKIP
+        >>> done = t.optimize_continuously(max_seconds=600)
+        >>> [(r.strategy, r.reason) for r in done]               # optimize() left nothing to do
+        []
         """
         return run_continuously(lambda: self.optimize(policy), max_seconds, max_iterations, stop)
 
@@ -189,8 +225,8 @@ class ManagedTable:
         not undo or fail the append, which is committed: it is warned about and reported in
         ``optimize_error`` (retrying the append would add its rows twice).
 
-        >>> t.append(spark.range(1000).selectExpr("id % 5000 AS a", "id % 97 AS b", "id AS v"))  # doctest: +SKIP
-        AppendResult(version=3, rows=1000, files_added=...)
+        >>> t.append(spark.range(0, 1000, 2).selectExpr("id AS a", "id % 97 AS b", "id AS v"))
+        AppendResult(version=..., rows=500, files_added=4, optimize=None, optimize_error=None)
         """
         result = AppendResult.from_json(json.loads(run(self._jtable.append, df._jdf).toJson()))
         if result.optimize_error is not None:
@@ -203,7 +239,7 @@ class ManagedTable:
         """The newest version's table properties (format, schema, layout, settings), with the
         maintenance settings' defaults for those never set (see docs/maintenance.md).
 
-        >>> t.properties()["optimize.strategies"]   # doctest: +SKIP
+        >>> t.properties()["optimize.strategies"]
         'unindexed,compaction,layout'
         """
         converters = self._spark._jvm.scala.jdk.javaapi.CollectionConverters  # type: ignore[union-attr]
@@ -220,9 +256,13 @@ class ManagedTable:
         SkipstoneError naming the key and what is allowed, and commits nothing. Keys of your own
         (``owner``) are kept as they are.
 
-        >>> t.set_properties({"workloadLog.enabled": "false"})   # doctest: +SKIP
-        >>> t.set_properties({"optimise.auto": "true"})          # doctest: +SKIP
-        SkipstoneError: table ...: 'optimise.auto' is no table setting; did you mean 'optimize.auto'? ...
+        >>> t.set_properties({"owner": "sales", "optimize.batchBytes": str(256 << 20)})
+        >>> t.properties()["owner"]
+        'sales'
+        >>> t.set_properties({"optimise.auto": "true"})
+        Traceback (most recent call last):
+        ...
+        skipstone.errors.SkipstoneError: table ...: 'optimise.auto' is no table setting; did you mean 'optimize.auto'? ...
         """
         java_call(self._jtable.setProperties, {str(k): str(v) for k, v in properties.items()})
 
@@ -239,8 +279,10 @@ class ManagedTable:
         Files other writers dropped into the table's directory are never deleted, and nothing
         outside the table's root is ever touched. See docs/maintenance.md.
 
-        >>> t.vacuum(dry_run=True).show()                        # doctest: +SKIP
-        >>> t.vacuum(retention_hours=0, force=True).count()      # doctest: +SKIP
+        >>> t.vacuum(dry_run=True).count()                       # every version is within 168 hours
+        0
+        >>> sorted({r.kind for r in t.vacuum(retention_hours=0, force=True).collect()})
+        ['data', 'metadata']
         """
         hours = java_call(self._jtable.retentionHours) if retention_hours is None else retention_hours
         return self._frame(self._jtable.vacuum, float(hours), bool(dry_run), bool(force))
@@ -251,7 +293,8 @@ class ManagedTable:
         """Index the newest version's files for ``indexes`` (replacing the table's indexes) and
         commit a version that records the new metadata (its files are unchanged).
 
-        >>> t.build(MinMax("a"), ValueList("b"))   # doctest: +SKIP
+        >>> [r["index"] for r in t.build(MinMax("a"), ValueList("b")).describe().collect()]
+        ['MinMax(a)', 'ValueList(b, max_size=1000)']
         """
         base = self.current()
         dataset = self._files_of(base)
@@ -263,7 +306,8 @@ class ManagedTable:
         """Index the newest version's files that the metadata lacks, and commit a version that
         records the new metadata.
 
-        >>> t.refresh()   # doctest: +SKIP
+        >>> t.refresh().current().operation
+        'INDEX'
         """
         base = self.current()
         dataset = self._files_of(base)
@@ -274,13 +318,20 @@ class ManagedTable:
     def describe(self) -> DataFrame:
         """One row per index: its description, kind, columns, the metadata version and size.
 
-        >>> t.describe().show()   # doctest: +SKIP
+        >>> t.describe().select("index", "kind", "columns").first()
+        Row(index='MinMax(a)', kind='minmax', columns=['a'])
         """
         return Skipstone(self._spark, self.root, "parquet").describe()
 
     def drop(self) -> bool:
         """Refused: a managed table's metadata directory is also its log. Delete the table's
-        directory to drop the table."""
+        directory to drop the table.
+
+        >>> t.drop()
+        Traceback (most recent call last):
+        ...
+        skipstone.errors.SkipstoneError: file:... is a managed table: dropping its metadata would drop its log too; ...
+        """
         raise SkipstoneError(f"{self.root} is a managed table: dropping its metadata would drop its log too; "
                              "delete the table's directory instead")
 
