@@ -47,7 +47,9 @@ class Skipstone:
         """The dataset stored under ``path`` (a directory of files, possibly Hive-partitioned).
 
         Queries skip with the index when they read the files the same way (format and reader
-        options); ``Skipstone.for_dataframe`` takes these from the DataFrame you query.
+        options); ``Skipstone.for_dataframe`` takes these from the DataFrame you query. The root
+        of a managed table gives the table's handle instead (a ``skipstone.ManagedTable``, as
+        ``Skipstone.create`` returned), which has the index operations a table supports.
 
         >>> ds = Skipstone.for_path(spark, "/data/weather")          # doctest: +SKIP
         >>> ds = Skipstone.for_path(spark, "/data/logs", format="json")  # doctest: +SKIP

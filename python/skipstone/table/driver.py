@@ -32,8 +32,7 @@ def propose(spark: SparkSession, policy: LayoutPolicy, root: str, base_version: 
     planned = plan(spark, base, _workload(spark, root), policy)
     if planned is None:
         return None
-    reason = f"policy {planned.policy}: {planned.change.description}".rstrip(": ")
-    return json.dumps(change_document(planned, reason), allow_nan=False)
+    return json.dumps(change_document(planned), allow_nan=False)
 
 
 def failure(e: BaseException) -> str:

@@ -86,12 +86,14 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, 
     return OptimizePlan(base, change, policy.name)
 
 
-def change_document(p: OptimizePlan, reason: str = "") -> dict[str, Any]:
+def change_document(p: OptimizePlan, reason: str | None = None) -> dict[str, Any]:
     """The planned change as the JVM reads it (``io.skipstone.table.ProposedChange``): the new
-    layout, the blocks it rewrites, and what the policy says of it for the history."""
+    layout, the blocks it rewrites, and what the policy says of it for the history (without a
+    ``reason``, the JVM's: the policy's name and the change's description)."""
     change = p.change
-    info = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost,
-            "reason": reason or change.description, "description": change.description}
+    info = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost, "description": change.description}
+    if reason is not None:
+        info["reason"] = reason
     # Strict JSON: the log's reader (Jackson) refuses NaN and infinities, which a policy's benefit may be.
     return {"layout": layout_to_json(change.tree), "rewritten": [int(b) for b in change.rewritten_blocks],
             "info": finite(info)}
@@ -102,7 +104,8 @@ def apply(spark: SparkSession, p: OptimizePlan, reason: str = "") -> OptimizeRes
     concurrent commit conflicts, what was written is removed and a SkipstoneError says so (the
     table is as the winner left it)."""
     root = p.base.root
+    document = change_document(p, reason or p.change.description)
     text = run(operations(spark).Rewrite.runFromPython, spark._jsparkSession, root, int(p.base.version),
-               json.dumps(change_document(p, reason), allow_nan=False), python_roles(spark, root))
+               json.dumps(document, allow_nan=False), python_roles(spark, root))
     return dataclasses.replace(OptimizeResult.from_json(json.loads(text)), benefit=p.change.benefit,
                                cost=p.change.cost)

@@ -25,12 +25,21 @@ trait LayoutPolicy {
 /**
  * A layout change a policy proposes: the new layout, the blocks of the base's layout it drops
  * (their files are rewritten, every other block keeps its files), and what the policy says of it
- * as the history shows it (`policy`, `benefit`, `cost`, `description`, `reason`).
+ * as the history shows it (`policy`, `benefit`, `cost`, `description`, and `reason` when it is
+ * not the policy's name and description).
  */
 final case class ProposedChange(layout: LayoutDocument, rewritten: Seq[Long], info: JObject) {
   def benefit: Double = ProposedChange.number(info \ "benefit")
   def cost: Double = ProposedChange.number(info \ "cost")
-  def reason: String = info \ "reason" match { case JString(r) => r; case _ => "" }
+  /** Why, as the history's `reason`: the info's own, else "policy <name>: <description>". */
+  def reason: String = (info \ "reason", info \ "policy", info \ "description") match {
+    case (JString(r), _, _) => r
+    case (_, JString(policy), JString(description)) => s"policy $policy: $description".stripSuffix(": ")
+    case (_, JString(policy), _) => s"policy $policy"
+    case _ => ""
+  }
+  /** The commit info: what the policy said, with the reason it is recorded under. */
+  def commitInfo: JObject = if (info \ "reason" != JNothing) info else info ~ ("reason" -> reason)
 }
 
 object ProposedChange {
@@ -41,9 +50,8 @@ object ProposedChange {
             description: String): ProposedChange = {
     require(!benefit.isNaN && !benefit.isInfinite && !cost.isNaN && !cost.isInfinite,
       s"policy $policy: benefit ($benefit) and cost ($cost) must be finite numbers")
-    val reason = s"policy $policy: $description".stripSuffix(": ")
     ProposedChange(layout, rewritten, ("policy" -> policy) ~ ("benefit" -> benefit) ~ ("cost" -> cost) ~
-      ("reason" -> reason) ~ ("description" -> description))
+      ("description" -> description))
   }
 
   /**

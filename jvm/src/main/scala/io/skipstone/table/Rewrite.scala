@@ -29,7 +29,7 @@ object Rewrite {
     val added = (after -- before).toSeq.sorted
     val old = txn.base.files.filter(f => dropped.contains(f.block))
     val committed = txn.commit(TableWrite("OPTIMIZE", txn.rowsOf(old), Routing.ThroughLayout(change.layout, added), old,
-      Some(change.layout), change.info ~ ("strategy" -> "layout") ~ ("selected" -> old.map(_.path).sorted) ~
+      Some(change.layout), change.commitInfo ~ ("strategy" -> "layout") ~ ("selected" -> old.map(_.path).sorted) ~
         ("bytesRead" -> old.map(_.size).sum) ~ ("blocksRewritten" -> change.rewritten) ~ ("blocksAdded" -> added)),
       roles)
     OptimizeResult(committed.snapshot.version, change.benefit, change.cost, committed.rows, committed.added.size,
