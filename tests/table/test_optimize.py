@@ -3,6 +3,7 @@ blocks are rewritten; rows and answers never change; queries see one version; a 
 concurrent commit leaves no trace; every commit is a row of history()."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import threading
@@ -233,3 +234,22 @@ def test_workload_logging_can_be_turned_off_for_a_session_or_a_table(spark, new_
     t.set_properties({"workloadLog.enabled": "true"})
     run_workload(spark, t.root, times=1)
     assert t.workload().count() == 1
+
+
+def test_the_fields_a_policy_sets_for_the_history_are_in_the_commit_info(spark, source, new_table):
+    from tests.table.split_policy import SplitLargestBlock
+
+    class Reporting(SplitLargestBlock):
+        name = "Reporting"
+
+        def propose(self, tree, workload, sample):
+            change = super().propose(tree, workload, sample)
+            return dataclasses.replace(change, unit="the largest block", regret=float("inf"), break_even_queries=3.0)
+
+    t = new_table
+    result = t.optimize(Reporting())
+    last = t.history().collect()[-1]
+    info = json.loads(last.commit_info)
+    assert (result.strategy, last.policy, last.reason) == ("layout", "Reporting", f"policy Reporting: {info['description']}")
+    assert (info["unit"], info["regret"], info["break_even_queries"]) == ("the largest block", "inf", 3.0)
+    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)

@@ -88,10 +88,15 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, 
 
 def change_document(p: OptimizePlan, reason: str | None = None) -> dict[str, Any]:
     """The planned change as the JVM reads it (``io.skipstone.table.ProposedChange``): the new
-    layout, the blocks it rewrites, and what the policy says of it for the history (without a
-    ``reason``, the JVM's: the policy's name and the change's description)."""
+    layout, the blocks it rewrites, and what the policy says of it for the history, with the
+    fields it set for that (``LayoutChange.history_fields``); without a ``reason``, the JVM's:
+    the policy's name and the change's description."""
     change = p.change
-    info = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost, "description": change.description}
+    info: dict[str, Any] = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost,
+                            "description": change.description}
+    history_fields = getattr(change, "history_fields", None)  # a policy's own LayoutChange-like value may lack it
+    if callable(history_fields):
+        info.update(history_fields())  # what a bounded rewrite reports: unit, budget, regret, break-even...
     if reason is not None:
         info["reason"] = reason
     # Strict JSON: the log's reader (Jackson) refuses NaN and infinities, which a policy's benefit may be.
