@@ -39,7 +39,7 @@ final case class ProposedChange(layout: LayoutDocument, rewritten: Seq[Long], in
     case _ => ""
   }
   /** The commit info: what the policy said, with the reason it is recorded under. */
-  def commitInfo: JObject = if (info \ "reason" != JNothing) info else info ~ ("reason" -> reason)
+  def commitInfo: JObject = if (info \ "reason" != JNothing || reason.isEmpty) info else info ~ ("reason" -> reason)
 }
 
 object ProposedChange {
