@@ -94,3 +94,14 @@ def run_df_both_ways(spark: Any, make_df: Any) -> tuple[list[tuple[Any, ...]], s
     actual = normalized(make_df().collect())
     assert actual == expected
     return actual, skipstone.last_query_stats(spark)
+
+
+@pytest.fixture
+def without_python(spark):
+    """The session as a JVM without a Python driver (spark-sql, JDBC) sees it: no Python optimizer registered."""
+    from skipstone.table.sql_optimize import SqlOptimizeHandler
+
+    registry = spark._jvm.io.skipstone.table.PythonOptimizer
+    registry.unregister()
+    yield
+    registry.register(SqlOptimizeHandler())

@@ -10,7 +10,6 @@ from pyspark.sql import functions as F
 
 from skipstone import Skipstone
 from skipstone.layout import KdTree
-from skipstone.table.sql_optimize import SqlOptimizeHandler
 from tests.table.table_copies import copy_table
 from tests.table.table_data import as_multiset
 
@@ -30,15 +29,6 @@ def created(spark, tmp_path_factory):
 @pytest.fixture
 def table(spark, created, tmp_path):
     return copy_table(spark, created, tmp_path / "t")
-
-
-@pytest.fixture
-def without_python(spark):
-    """The session as a JVM without a Python driver (spark-sql) sees it: no Python optimizer registered."""
-    registry = spark._jvm.io.skipstone.table.PythonOptimizer
-    registry.unregister()
-    yield
-    registry.register(SqlOptimizeHandler())
 
 
 def parse(spark, sql: str):

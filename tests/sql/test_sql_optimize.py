@@ -19,7 +19,6 @@ from skipstone.layout import KdTree
 from skipstone.table import failpoints
 from skipstone.table.failpoints import SimulatedCrash
 from skipstone.table.relayout import relayout
-from skipstone.table.sql_optimize import SqlOptimizeHandler
 from tests.table.table_copies import copy_table, local_path
 from tests.table.table_data import as_multiset
 
@@ -54,15 +53,6 @@ def optimize(spark, table, layout=""):
     rows = spark.sql(f"OPTIMIZE parquet.`{table.root}` {layout}").collect()
     assert len(rows) == 1 and rows[0].path == table.root
     return rows[0].metrics
-
-
-@pytest.fixture
-def without_python(spark):
-    """The session as a JVM without a Python driver sees it: no Python optimizer registered."""
-    registry = spark._jvm.io.skipstone.table.PythonOptimizer
-    registry.unregister()
-    yield
-    registry.register(SqlOptimizeHandler())
 
 
 def test_optimize_compacts_a_fragmented_table_and_returns_what_it_committed(spark, table):

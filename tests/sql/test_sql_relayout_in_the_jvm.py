@@ -55,15 +55,6 @@ def table(spark, created, tmp_path):
     return copy_table(spark, created, tmp_path / "t")
 
 
-@pytest.fixture
-def without_python(spark):
-    """The session as a JVM without a Python driver (spark-sql, JDBC) sees it: no Python optimizer registered."""
-    registry = spark._jvm.io.skipstone.table.PythonOptimizer
-    registry.unregister()
-    yield
-    registry.register(SqlOptimizeHandler())
-
-
 def optimize(spark, table, layout):
     [row] = spark.sql(f"OPTIMIZE parquet.`{table.root}` LAYOUT {layout}").collect()
     return row.metrics

@@ -184,3 +184,18 @@ def test_compaction_dies_after(spark, table, step):
     assert table.optimize() is None  # nothing fragmented is left
     table.vacuum(retention_hours=0, force=True)
     assert rows_of(spark, table) == expected
+
+
+@pytest.mark.parametrize("step", ["overwrite.afterWrite", "overwrite.afterMetadata", "overwrite.afterCommit"])
+def test_overwrite_dies_after(spark, table, step):
+    """INSERT OVERWRITE / mode("overwrite") killed between its steps: the old rows or the new, never a mix."""
+    failpoints.arm(spark, step)
+    with pytest.raises(Exception, match="failpoint"):
+        batch(spark, 5000, 300).write.format("skipstone").mode("overwrite").save(table.root)
+    committed = step == "overwrite.afterCommit"
+    expected = batch(spark, 5000, 300) if committed else batch(spark, 0, ROWS)
+    assert rows_of(spark, table) == as_multiset(expected)
+    if not committed:
+        batch(spark, 5000, 300).write.format("skipstone").mode("overwrite").save(table.root)  # rerun completes
+    table.vacuum(retention_hours=0, force=True)
+    assert rows_of(spark, table) == as_multiset(batch(spark, 5000, 300))
