@@ -10,7 +10,7 @@ PYSPARK := pyspark>=4.3,<4.4
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick clean fuzz fuzz-tables test-spark-versions
+.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting clean fuzz fuzz-tables test-spark-versions
 
 install: $(VENV)/.installed $(JAR)
 
@@ -56,6 +56,12 @@ bench-layout: install $(VENV)/.bench
 
 bench-layout-quick: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.bench --quick
+
+# Layouts under a workload that moves (issue 23; docs/layout.md): three phases of 300 queries at
+# SF 1, static layouts, adaptive policies and a clairvoyant bound; SHIFT_FLAGS="--peers" adds Delta
+# Lake and Iceberg on the same Spark, "--sf 10" the large run, "--quick" SF 0.1 in minutes
+bench-layout-shifting: install $(VENV)/.bench
+	$(PY) -m benchmarks.layout_spark.shifting $(SHIFT_FLAGS)
 
 demo: install
 	$(PY) -m skipstone demo

@@ -78,7 +78,9 @@ def bench_jar() -> str:
     return jar
 
 
-def session(app: str = "skipstone-bench"):
+def session(app: str = "skipstone-bench", configs: dict[str, str] | None = None):
+    """A local[2] session with Skipstone; ``configs`` adds settings (other connectors' jars and
+    extensions: their ``spark.jars`` join the bench jar, their extensions Skipstone's)."""
     from pyspark.sql import SparkSession
 
     # Python UDFs (shapely) run in Spark's Python workers: same interpreter, same sources.
@@ -87,11 +89,14 @@ def session(app: str = "skipstone-bench"):
         p for p in (_ROOT, os.path.join(_ROOT, "python"), os.environ.get("PYTHONPATH")) if p)
 
     # configure() adds the product jar to the spark.jars given here.
-    spark = skipstone.configure(
-        SparkSession.builder.master("local[2]").appName(app).config("spark.jars", bench_jar())
-        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.memory", "6g").config("spark.sql.session.timeZone", "UTC")
-    ).getOrCreate()
+    configs = dict(configs or {})
+    jars = ",".join(j for j in (bench_jar(), configs.pop("spark.jars", "")) if j)
+    builder = (SparkSession.builder.master("local[2]").appName(app).config("spark.jars", jars)
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.driver.memory", "6g").config("spark.sql.session.timeZone", "UTC"))
+    for key, value in configs.items():
+        builder = builder.config(key, value)
+    spark = skipstone.configure(builder).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 

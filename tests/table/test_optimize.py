@@ -79,6 +79,23 @@ def test_the_workload_log_records_each_query_with_its_predicate(spark, source, n
     assert all(r.files_total == len(t.current().files) and 0 <= r.files_read <= r.files_total for r in log)
 
 
+def test_the_workload_log_skips_a_half_written_line_and_reads_as_spark_does(spark, source, new_table, monkeypatch):
+    """The driver reads the log's small files itself (a Spark job per optimize call cost
+    seconds); a line another process is still writing is skipped, and a Spark job over the same
+    files (what a log of very many files is read by) gives the same rows."""
+    t = new_table
+    run_workload(spark, t.root, times=2)
+    log_dir = t.root.replace("file:", "") + "/_skipstone/workload"
+    with open(os.path.join(log_dir, "9999999999999-partial.json"), "w") as out:
+        out.write('{"time": 9999999999999, "version": 1, "predicate": "{\\"column\\"')
+    by_driver = t.workload().collect()
+    assert len(by_driver) == 2 and all(r.version == 1 and r.predicate for r in by_driver)
+    reader = spark._jvm.io.skipstone.table.WorkloadLogReader
+    by_spark = spark.read.schema(reader.Schema().toDDL()).json(log_dir).where("predicate IS NOT NULL").collect()
+    assert sorted((r.time, r.predicate, r.files_read) for r in by_spark) == \
+        sorted((int(r.time.timestamp() * 1000), r.predicate, r.files_read) for r in by_driver)
+
+
 def test_optimize_rewrites_only_the_blocks_it_replaces_and_keeps_every_row(spark, source, queried_table):
     t = queried_table
     before = t.current()

@@ -116,13 +116,7 @@ object Tables {
   /** The table's workload log, every session's and application's, oldest first. */
   def workload(session: SparkSession, root: String): DataFrame = {
     flushWorkload(session)
-    val dir = WorkloadLog.dir(root)
-    val schema = StructType.fromDDL(WorkloadRecord.Schema)
-    val raw =
-      if (!dir.getFileSystem(session.sessionState.newHadoopConf()).exists(dir))
-        session.createDataFrame(java.util.Collections.emptyList[Row](), schema)
-      else session.read.schema(schema).json(dir.toString)
-    raw.selectExpr("timestamp_millis(time) AS time", "version", "predicate", "files_read", "files_total",
+    WorkloadLogReader.frame(session, root).selectExpr("timestamp_millis(time) AS time", "version", "predicate", "files_read", "files_total",
       "bytes_read", "bytes_total", "duration_ms", "application").orderBy("time")
   }
 }

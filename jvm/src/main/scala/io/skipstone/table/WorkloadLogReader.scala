@@ -1,0 +1,81 @@
+package io.skipstone.table
+
+import java.nio.charset.StandardCharsets
+import java.util.concurrent.{Callable, Executors}
+
+import scala.io.Source
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.types.StructType
+import org.json4s._
+import org.json4s.jackson.JsonMethods
+
+/**
+ * Reads a table's workload log. The log is many small files (one per burst of queries, see
+ * [[WorkloadLog]]); a Spark job over hundreds of them took seconds, which an optimizer asking
+ * every few dozen queries paid each time, so up to [[DriverFileLimit]] files the driver lists
+ * and reads them itself, a few at a time; beyond that a Spark job reads them in parallel. Both
+ * give the same rows: a line that is not a JSON object (a file another process is still
+ * writing on a store without atomic creates) is skipped, a missing field is null.
+ */
+private[table] object WorkloadLogReader {
+  val DriverFileLimit = 5000
+  private val Threads = 8
+
+  val Schema: StructType = StructType.fromDDL(WorkloadRecord.Schema)
+
+  def frame(session: SparkSession, root: String): DataFrame = {
+    val dir = WorkloadLog.dir(root)
+    val conf = session.sessionState.newHadoopConf()
+    val fs = dir.getFileSystem(conf)
+    val files = if (fs.exists(dir)) fs.listStatus(dir).toSeq.filter(s => s.isFile && s.getPath.getName.endsWith(".json"))
+      else Seq.empty
+    if (files.size > DriverFileLimit) session.read.schema(Schema).json(dir.toString)
+    else session.createDataFrame(read(conf, files.map(_.getPath)).asJava, Schema)
+  }
+
+  private def read(conf: Configuration, files: Seq[Path]): Seq[Row] = {
+    if (files.isEmpty) return Seq.empty
+    val pool = Executors.newFixedThreadPool(math.min(Threads, files.size))
+    try {
+      val tasks = files.map(f => new Callable[Seq[Row]] { def call(): Seq[Row] = rowsOf(conf, f) })
+      pool.invokeAll(tasks.asJava).asScala.toSeq.flatMap(_.get())
+    } finally pool.shutdown()
+  }
+
+  private def rowsOf(conf: Configuration, file: Path): Seq[Row] = {
+    val in = file.getFileSystem(conf).open(file)
+    try Source.fromInputStream(in, StandardCharsets.UTF_8.name).getLines().toList.flatMap(row)
+    finally in.close()
+  }
+
+  /** One logged record as a row of [[Schema]]; None when the line is not a JSON object. */
+  private[table] def row(line: String): Option[Row] = {
+    val parsed = try JsonMethods.parseOpt(line) catch { case NonFatal(_) => None }
+    parsed.collect { case o: JObject =>
+      val fields = o.obj.toMap
+      def long(name: String): Any = fields.get(name) match {
+        case Some(JInt(v)) => v.toLong
+        case Some(JLong(v)) => v
+        case _ => null
+      }
+      def double(name: String): Any = fields.get(name) match {
+        case Some(JDouble(v)) => v
+        case Some(JDecimal(v)) => v.toDouble
+        case Some(JInt(v)) => v.toDouble
+        case Some(JLong(v)) => v.toDouble
+        case _ => null
+      }
+      def string(name: String): Any = fields.get(name) match {
+        case Some(JString(v)) => v
+        case _ => null
+      }
+      Row(long("time"), long("version"), string("predicate"), long("files_read"), long("files_total"),
+        long("bytes_read"), long("bytes_total"), double("duration_ms"), string("application"))
+    }
+  }
+}
