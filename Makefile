@@ -10,7 +10,7 @@ PYSPARK := pyspark>=4.3,<4.4
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting clean fuzz fuzz-tables test-spark-versions
+.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions
 
 install: $(VENV)/.installed $(JAR)
 
@@ -62,6 +62,11 @@ bench-layout-quick: install $(VENV)/.bench
 # Lake and Iceberg on the same Spark, "--sf 10" the large run, "--quick" SF 0.1 in minutes
 bench-layout-shifting: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.shifting $(SHIFT_FLAGS)
+
+# Appends stay clustered (issue 23): ten appends of 5 % on TPC-H SF 0.1 against a rebuild at each
+# size (docs/maintenance.md); APPENDS_FLAGS="--layout amoeba" for Amoeba
+bench-appends: install $(VENV)/.bench
+	$(PY) -m benchmarks.layout_spark.appends $(APPENDS_FLAGS)
 
 demo: install
 	$(PY) -m skipstone demo
