@@ -155,7 +155,10 @@ def main() -> None:
         source = denormalized(spark, args.sf, args.cache, 64)
         base, *batches = split(spark, source, work, args.appends, args.fraction)
         base_rows = spark.read.parquet(base).count()
-        block_rows = max(1, base_rows // args.blocks)
+        # A tree splits a node of at least twice the target rows, so at exactly blocks x target rows
+        # the median cuts' ties leave some nodes unsplit (fewer, larger blocks). 1.2 x target per
+        # block: the base and every rebuild up to 1.5 x its rows have `blocks` blocks alike.
+        block_rows = max(1, round(base_rows / (args.blocks * 1.2)))
         spec = (KdTree(block_rows=block_rows, columns=list(KD_COLUMNS)) if args.layout == "kd"
                 else Amoeba(block_rows=block_rows))
         where = queries(args.seed, args.per_template)
