@@ -85,7 +85,7 @@ def fit(timings: Sequence[Timing]) -> Calibration:
         raise SkipstoneError(f"calibration needs 3 timed reads and 2 timed writes, got {len(reads)} and {len(writes)}")
     fixed, per_byte, per_file = _least_squares([[1.0, t.bytes, t.files] for t in reads], [t.seconds for t in reads])
     job, write_per_byte = _least_squares([[1.0, t.bytes] for t in writes], [t.seconds for t in writes])
-    if not (per_byte > 0 and write_per_byte > 0):
+    if not (_measurable(per_byte, reads) and _measurable(write_per_byte, writes)):
         raise SkipstoneError("calibration could not tell the cost of a byte from the noise (a byte read costs "
                              f"{per_byte:.3g} s, a byte written {write_per_byte:.3g} s): calibrate on more bytes "
                              "(sample_bytes) or on a quieter machine")
@@ -93,6 +93,12 @@ def fit(timings: Sequence[Timing]) -> Calibration:
     prices = TablePrices(file_bytes=per_file / per_byte, job_bytes=job / write_per_byte,
                          write_multiplier=write_per_byte / per_byte)
     return Calibration(prices, per_byte * 1e9, per_file, write_per_byte * 1e9, job, tuple(timings))
+
+
+def _measurable(per_byte: float, timings: Sequence[Timing]) -> bool:
+    """Whether bytes explain at least 1 % of the longest of ``timings``: below that, a price per
+    byte is noise, and dividing by it would make files and jobs look infinitely dear."""
+    return per_byte * max(t.bytes for t in timings) >= 0.01 * max(t.seconds for t in timings)
 
 
 def _least_squares(rows: list[list[float]], seconds: list[float]) -> list[float]:
