@@ -67,7 +67,7 @@ def test_repeated_bounded_rewrites_under_a_moving_workload_keep_rows_and_answers
                 if result is not None:
                     assert result.strategy == "layout"
                     rewrites.append((column, result.version, result.rows_rewritten))
-    assert rewrites, "BoundedRewrite never rewrote: the moving workload should pay for a unit in each phase"
+    assert {column for column, _, _ in rewrites} == {"b", "c"}, f"a phase paid for no unit: {rewrites}"
     assert all(rows <= ROWS / 4 for _, _, rows in rewrites)  # bounded: at most the budget's quarter
     for version in range(1, table.version + 1):
         assert as_multiset(table.read(version=version)) == expected_rows, f"version {version} lost or added rows"

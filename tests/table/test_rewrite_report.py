@@ -27,7 +27,7 @@ def table(spark, tmp_path_factory):
     return t
 
 
-def report(t, model=RowsRead()):
+def report(t, model=None):
     return [r.asDict() for r in t.rewrite_report(model).collect()]
 
 
@@ -46,10 +46,11 @@ def test_each_query_since_the_rewrite_realizes_what_the_old_layout_would_have_co
     assert (row["queries_since"], row["realized_benefit"], row["broken_even"]) == (3, 1800.0, True)
 
 
-def test_the_default_prices_are_the_tables_bytes(table):
+def test_by_default_the_report_prices_as_the_policy_did_and_any_model_can_be_asked(table):
+    assert json.loads(table.history().collect()[-1].commit_info)["cost_model"] == {"kind": "RowsRead", "job_cost": 0.0}
+    assert report(table) == report(table, RowsRead())
     files = table.current().files
     bytes_per_row = sum(f.size for f in files) / sum(f.rows for f in files)
-    [row] = report(table, None)
+    [row] = report(table, SparkCost(bytes_per_row=bytes_per_row, file_bytes=1000))
     # the old layout opened two files for 800 rows, the new one file for 200
-    expected = row["queries_since"] * (600 * bytes_per_row + SparkCost().file_price)
-    assert row["realized_benefit"] == pytest.approx(expected)
+    assert row["realized_benefit"] == pytest.approx(row["queries_since"] * (600 * bytes_per_row + 1000))

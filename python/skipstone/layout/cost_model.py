@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Protocol, runtime_checkable
+from typing import Any, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -154,6 +154,32 @@ def with_table_prices(model: CostModel, prices: TablePrices) -> CostModel:
     """The model with a table's calibrated prices where it prices files and jobs and was given none."""
     adapt = getattr(model, "with_prices", None)
     return adapt(prices) if callable(adapt) else model
+
+
+def model_to_json(model: CostModel) -> dict[str, Any] | None:
+    """The built-in models as JSON (for a table's history, so that what a rewrite realized is
+    priced as it was predicted); None for a model of your own.
+
+    >>> model_to_json(SparkCost(bytes_per_row=8))
+    {'kind': 'SparkCost', 'bytes_per_row': 8, 'file_bytes': 1250000.0, 'rows_per_file': inf, 'job_bytes': 16000000.0}
+    >>> model_from_json(model_to_json(RowsRead()))
+    RowsRead(job_cost=0.0)
+    """
+    if isinstance(model, SparkCost):
+        return {"kind": "SparkCost", "bytes_per_row": model.bytes_per_row, "file_bytes": model.file_price,
+                "rows_per_file": model.rows_per_file, "job_bytes": model.job_cost}
+    if isinstance(model, RowsRead):
+        return {"kind": "RowsRead", "job_cost": model.job_cost}
+    return None
+
+
+def model_from_json(d: Mapping[str, Any]) -> CostModel | None:
+    """``model_to_json``'s model again; None for a kind it does not know."""
+    if d.get("kind") == "SparkCost":
+        return SparkCost(d.get("bytes_per_row"), float(d["file_bytes"]), float(d["rows_per_file"]), float(d["job_bytes"]))
+    if d.get("kind") == "RowsRead":
+        return RowsRead(float(d["job_cost"]))
+    return None
 
 
 def rewrite_cost(model: CostModel, rows: np.ndarray, write_multiplier: float) -> float:

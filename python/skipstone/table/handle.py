@@ -168,9 +168,10 @@ class ManagedTable:
         ``break_even_queries``, the ``unit`` rewritten) next to what it realized on the queries
         logged since (``queries_since``): ``realized_benefit`` is what the layout it replaced
         would have cost them minus what its layout costs them, read from the two versions'
-        manifests and priced by ``cost_model`` (default: ``SparkCost`` at the table's bytes per
-        row and calibrated prices; pass the model your policy priced with); ``broken_even`` once
-        it reaches ``cost``. Rewrites whose replaced version a vacuum removed are left out.
+        manifests and priced by ``cost_model`` (default: the model the policy priced the rewrite
+        with, as its commit logged it; else ``SparkCost`` at the table's bytes per row and
+        calibrated prices); ``broken_even`` once it reaches ``cost``. Rewrites whose replaced
+        version a vacuum removed are left out.
 
         >>> from skipstone.layout import BoundedRewrite, KdTree, RowsRead
         >>> df = spark.range(800).selectExpr("id DIV 100 AS x", "id % 100 AS y")
@@ -182,7 +183,7 @@ class ManagedTable:
         'layout'
         >>> for _ in range(3):                       # one block of 200 rows read
         ...     _ = u.read().where("x <= 1").count()
-        >>> u.rewrite_report(RowsRead()).select("cost", "queries_since", "realized_benefit", "broken_even").first()
+        >>> u.rewrite_report().select("cost", "queries_since", "realized_benefit", "broken_even").first()
         Row(cost=400.0, queries_since=3, realized_benefit=1800.0, broken_even=True)
         """
         found = rewrite_report.outcomes(self._spark, self.root, self.history(), self.workload(), cost_model)

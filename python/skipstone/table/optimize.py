@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from skipstone.errors import SkipstoneError
+from skipstone.layout.cost_model import model_to_json
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
 from skipstone.layout.serialization import layout_to_json
@@ -31,6 +32,7 @@ class OptimizePlan:
     base: manifest.TableVersion
     change: LayoutChange
     policy: str
+    cost_model: dict[str, Any] | None = None  # how the policy priced it (model_to_json), for the history
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,8 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, 
     if gone != set(change.rewritten_blocks):
         raise SkipstoneError(f"policy {policy.name} lists blocks {sorted(change.rewritten_blocks)} as rewritten, "
                              f"but its tree drops blocks {sorted(gone)}")
-    return OptimizePlan(base, change, policy.name)
+    model = getattr(policy, "cost_model", None)
+    return OptimizePlan(base, change, policy.name, None if model is None else model_to_json(model))
 
 
 def commit_log(spark: SparkSession, base: manifest.TableVersion) -> list[tuple[int, str, dict[str, Any]]]:
@@ -118,14 +121,16 @@ def commit_log(spark: SparkSession, base: manifest.TableVersion) -> list[tuple[i
 def change_document(p: OptimizePlan, reason: str | None = None) -> dict[str, Any]:
     """The planned change as the JVM reads it (``io.skipstone.table.ProposedChange``): the new
     layout, the blocks it rewrites, and what the policy says of it for the history, with the
-    fields it set for that (``LayoutChange.history_fields``); without a ``reason``, the JVM's:
-    the policy's name and the change's description."""
+    fields it set for that (``LayoutChange.history_fields``) and the cost model it priced with;
+    without a ``reason``, the JVM's: the policy's name and the change's description."""
     change = p.change
     info: dict[str, Any] = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost,
                             "description": change.description}
     history_fields = getattr(change, "history_fields", None)  # a policy's own LayoutChange-like value may lack it
     if callable(history_fields):
         info.update(history_fields())  # what a bounded rewrite reports: unit, budget, regret, break-even...
+    if p.cost_model is not None:
+        info["cost_model"] = p.cost_model
     if reason is not None:
         info["reason"] = reason
     # Strict JSON: the log's reader (Jackson) refuses NaN and infinities, which a policy's benefit may be.

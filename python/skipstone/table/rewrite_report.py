@@ -4,7 +4,8 @@ A policy's layout change logs what it predicted in its commit info: its cost, th
 predicts and after how many queries it breaks even (``LayoutChange.history_fields``). What it
 realized is measured on the queries logged after it (those that read its version or a later
 one): for each, what the layout it replaced would have cost minus what its own layout costs,
-both read from the versions' manifests (each block's rows) and priced by one cost model. The
+both read from the versions' manifests (each block's rows) and priced by one cost model (by
+default the one the policy priced its prediction with, which the commit info records). The
 rewrite has broken even once that sum reaches its cost.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 from dataclasses import astuple, dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-from skipstone.layout.cost_model import CostModel, SparkCost, with_table_bytes, with_table_prices
+from skipstone.layout.cost_model import CostModel, SparkCost, model_from_json, with_table_bytes, with_table_prices
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
 from skipstone.table import manifest, settings
@@ -50,7 +51,8 @@ def realized_benefit(before: Layout, after: Layout, predicates: Sequence[dict[st
 def outcomes(spark: SparkSession, root: str, history: DataFrame, workload: DataFrame,
              cost_model: CostModel | None = None) -> list[RewriteOutcome]:
     """The outcome of every layout rewrite in ``history`` whose replaced version is still in the
-    log, over the queries in ``workload``; priced by ``cost_model``, by default the table's
+    log, over the queries in ``workload``; priced by ``cost_model``, by default the model the
+    policy priced the rewrite with (its commit info's ``cost_model``), else the table's
     ``SparkCost`` (its bytes per row at the rewrite, its calibrated prices when it has them)."""
     logged = [(int(r.version), json.loads(r.predicate))
               for r in workload.where("predicate IS NOT NULL").orderBy("time").select("version", "predicate").collect()]
@@ -62,7 +64,7 @@ def outcomes(spark: SparkSession, root: str, history: DataFrame, workload: DataF
         if version - 1 not in retained:
             continue  # the layout it replaced is gone from the log (vacuumed): nothing to compare
         before, after = (_version(spark, root, v) for v in (version - 1, version))
-        model = cost_model if cost_model is not None else _table_model(spark, after)
+        model = cost_model if cost_model is not None else _logged_model(info) or _table_model(spark, after)
         since = [p for v, p in logged if v >= version]
         realized = realized_benefit(before.tree, after.tree, since, model)
         cost = _number(info.get("cost"))
@@ -81,6 +83,11 @@ def _version(spark: SparkSession, root: str, version: int) -> manifest.TableVers
 
     return manifest.TableVersion.from_json(
         root, operations(spark).Tables.snapshot(spark._jsparkSession, root, int(version)))
+
+
+def _logged_model(info: dict[str, Any]) -> CostModel | None:
+    logged = info.get("cost_model")
+    return model_from_json(logged) if isinstance(logged, dict) else None
 
 
 def _table_model(spark: SparkSession, version: manifest.TableVersion) -> CostModel:
