@@ -101,7 +101,7 @@ def test_an_unknown_policy_is_named(cli: Any, weather: str) -> None:
 
 
 @pytest.mark.parametrize("command", [
-    [], ["index"], ["refresh"], ["describe"], ["drop"], ["stats"], ["create"], ["optimize"], ["vacuum"],
+    [], ["index"], ["refresh"], ["describe"], ["drop"], ["stats"], ["create"], ["optimize"], ["vacuum"], ["calibrate"],
     ["history"], ["sample"], ["plot"], ["plot", "blocks"], ["plot", "workload"]])
 def test_every_command_has_help(cli: Any, command: list[str]) -> None:
     run = cli(*command, "--help")

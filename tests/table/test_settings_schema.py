@@ -31,6 +31,9 @@ BAD_VALUES = [
     ("optimize.auto", "yes", "`true` or `false`"),
     ("vacuum.retentionCheck", "off", "`true` or `false`"),
     ("workloadLog.enabled", "maybe", "`true` or `false`"),
+    ("cost.writeMultiplier", "0", "a number > 0, or empty (unset)"),
+    ("cost.fileBytes", "-1", "a number >= 0, or empty (unset)"),
+    ("cost.calibratedAt", "yesterday", "an ISO-8601 instant"),
 ]
 
 TYPOS = [

@@ -1,4 +1,4 @@
-"""Managed tables: create, optimize, vacuum, history."""
+"""Managed tables: create, optimize, vacuum, calibrate, history."""
 from __future__ import annotations
 
 import dataclasses
@@ -200,6 +200,25 @@ def register(app: typer.Typer) -> None:
         with spark_progress(spark, f"vacuuming {table}"):
             result = t.vacuum(retention_hours=retention_hours, dry_run=dry_run, force=force)
         emit(result_rows(result), f"{'would delete' if dry_run else 'vacuumed'} ({table})", as_json)
+
+    @app.command("calibrate")
+    @reported
+    def calibrate(
+        ctx: typer.Context,
+        table: str = typer.Argument(..., help=TABLE_HELP),
+        sample_bytes: float = typer.Option(256e6, "--sample-bytes", min=1.0,
+                                           help="About how many bytes of the table's rows to copy and time."),
+        repeats: int = typer.Option(2, "--repeats", min=1, help="Times each scan is timed."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    ) -> None:
+        """Measure what reading and rewriting cost here and store the prices with the table (cost.* settings)."""
+        t = open_table(ctx.obj.spark, table)
+        with spark_progress(ctx.obj.spark, f"calibrating {table}"):
+            measured = t.calibrate(sample_bytes=sample_bytes, repeats=repeats)
+        emit_value({**measured.properties(), "read_seconds_per_gb": measured.read_seconds_per_gb,
+                    "seconds_per_file": measured.seconds_per_file,
+                    "write_seconds_per_gb": measured.write_seconds_per_gb, "job_seconds": measured.job_seconds},
+                   f"calibrated {table}", as_json)
 
     @app.command("history")
     @reported

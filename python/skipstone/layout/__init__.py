@@ -22,7 +22,7 @@ from skipstone.layout.builders.paw import PawOptions, build_paw_tree
 from skipstone.layout.builders.paw_delta import estimate_delta
 from skipstone.layout.builders.paw_plugins import RedundantPartitions, tune_storage, with_precise_descriptors
 from skipstone.layout.builders.qdtree import build_qd_tree
-from skipstone.layout.cost_model import CostModel, RowsRead, SparkCost
+from skipstone.layout.cost_model import CostModel, RowsRead, SparkCost, TablePrices
 from skipstone.layout.curves import CurveLayout, build_curve_layout
 from skipstone.layout.layout import Descriptors, Layout
 from skipstone.layout.policies import AmoebaAdaptive, LayoutChange, LayoutPolicy
@@ -65,6 +65,7 @@ __all__ = [
     "CurveLayout",
     "RowsRead",
     "SparkCost",
+    "TablePrices",
     "OptimizerOptions",
     "PawOptions",
     "QueryWindow",

@@ -25,8 +25,9 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
+from skipstone.layout.cost_model import TablePrices
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
@@ -56,6 +57,14 @@ class BestOf:
         """Each policy that prices bytes gets the table's bytes per row."""
         return replace(self, policies=tuple(_adapted(p, "with_bytes_per_row", bytes_per_row) for p in self.policies))
 
+    def with_prices(self, prices: TablePrices) -> BestOf:
+        """Each policy that takes a table's calibrated prices gets them."""
+        return replace(self, policies=tuple(_adapted(p, "with_prices", prices) for p in self.policies))
+
+    def with_block_births(self, births: Mapping[int, int]) -> BestOf:
+        """Each policy that counts regret from a block's birth (``BoundedRewrite``) gets the table's births."""
+        return replace(self, policies=tuple(_adapted(p, "with_block_births", births) for p in self.policies))
+
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
         best: tuple[float, str, LayoutChange] | None = None
         for policy in self.policies:
@@ -70,6 +79,6 @@ class BestOf:
         return replace(change, description=f"{name}: {change.description}".rstrip(": "))
 
 
-def _adapted(policy: Any, method: str, value: float) -> LayoutPolicy:
+def _adapted(policy: Any, method: str, value: Any) -> LayoutPolicy:
     adapt = getattr(policy, method, None)
     return adapt(value) if callable(adapt) else policy

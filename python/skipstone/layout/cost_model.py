@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Protocol, runtime_checkable
+from typing import Any, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -75,19 +75,35 @@ class RowsRead:
 
 
 @dataclass(frozen=True)
+class TablePrices:
+    """The prices a table measured on its machine (``t.calibrate()``, stored as the table's
+    ``cost.*`` settings); None where it has none, and the library's calibration applies.
+
+    >>> SparkCost(bytes_per_row=10).with_prices(TablePrices(file_bytes=64_000)).block_costs(np.array([100.0]))
+    array([65000.])
+    """
+
+    file_bytes: float | None = None
+    job_bytes: float | None = None
+    write_multiplier: float | None = None
+
+
+@dataclass(frozen=True)
 class SparkCost:
     """Bytes read, plus ``file_bytes`` per file opened; a block of n rows is
     ceil(n / ``rows_per_file``) files (a table splits blocks above its file size limit). A
     rewrite costs ``job_bytes`` on top of its blocks (before the write multiplier).
 
     ``bytes_per_row`` None means the table's own: a managed table measures it from its files
-    when it plans (``with_bytes_per_row``); outside a table, give it.
+    when it plans (``with_bytes_per_row``); outside a table, give it. ``file_bytes`` and
+    ``job_bytes`` None mean the table's calibration when it has one (``with_prices``), else the
+    library's (``FILE_BYTES``, ``JOB_BYTES``); given ones are kept.
     """
 
     bytes_per_row: float | None = None
-    file_bytes: float = FILE_BYTES
+    file_bytes: float | None = None
     rows_per_file: float = math.inf
-    job_bytes: float = JOB_BYTES
+    job_bytes: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("bytes_per_row", "file_bytes", "rows_per_file", "job_bytes"):
@@ -96,28 +112,74 @@ class SparkCost:
                 raise ValueError(f"SparkCost.{name} must be a non-negative number, got {value}")
 
     @property
+    def file_price(self) -> float:
+        """What opening a file costs, in bytes: ``file_bytes``, or the library's calibration."""
+        return FILE_BYTES if self.file_bytes is None else float(self.file_bytes)
+
+    @property
     def job_cost(self) -> float:
-        return self.job_bytes
+        return JOB_BYTES if self.job_bytes is None else float(self.job_bytes)
 
     def with_bytes_per_row(self, bytes_per_row: float) -> SparkCost:
         """This model with the table's bytes per row, unless one was given."""
         return self if self.bytes_per_row is not None else replace(self, bytes_per_row=float(bytes_per_row))
+
+    def with_prices(self, prices: TablePrices) -> SparkCost:
+        """This model with the table's calibrated file and job prices where it was given none."""
+        return replace(self, file_bytes=self.file_bytes if self.file_bytes is not None else prices.file_bytes,
+                       job_bytes=self.job_bytes if self.job_bytes is not None else prices.job_bytes)
 
     def block_costs(self, rows: np.ndarray) -> np.ndarray:
         if self.bytes_per_row is None:
             raise ValueError("SparkCost.bytes_per_row is not known: give it, or optimize a managed table, "
                              "which measures it from the table's files")
         rows = np.asarray(rows, dtype=np.float64)
-        files = np.where(rows > 0, np.ceil(rows / self.rows_per_file) if math.isfinite(self.rows_per_file) else 1.0, 0.0)
-        return rows * self.bytes_per_row + files * self.file_bytes
+        return rows * self.bytes_per_row + self._files(rows) * self.file_price
 
     def write_costs(self, rows: np.ndarray) -> np.ndarray:
         """A rewrite is priced by its bytes: the write multiplier was measured per byte rewritten."""
-        return self.block_costs(rows) - np.where(np.asarray(rows) > 0, self._files(rows) * self.file_bytes, 0.0)
+        return self.block_costs(rows) - self._files(rows) * self.file_price
 
     def _files(self, rows: np.ndarray) -> np.ndarray:
         rows = np.asarray(rows, dtype=np.float64)
         return np.where(rows > 0, np.ceil(rows / self.rows_per_file) if math.isfinite(self.rows_per_file) else 1.0, 0.0)
+
+
+def write_multiplier_or_default(write_multiplier: float | None) -> float:
+    """A policy's write multiplier: its own, or (None) the library's calibration."""
+    return SPARK_WRITE_MULTIPLIER if write_multiplier is None else float(write_multiplier)
+
+
+def with_table_prices(model: CostModel, prices: TablePrices) -> CostModel:
+    """The model with a table's calibrated prices where it prices files and jobs and was given none."""
+    adapt = getattr(model, "with_prices", None)
+    return adapt(prices) if callable(adapt) else model
+
+
+def model_to_json(model: CostModel) -> dict[str, Any] | None:
+    """The built-in models as JSON (for a table's history, so that what a rewrite realized is
+    priced as it was predicted); None for a model of your own.
+
+    >>> model_to_json(SparkCost(bytes_per_row=8))
+    {'kind': 'SparkCost', 'bytes_per_row': 8, 'file_bytes': 1250000.0, 'rows_per_file': inf, 'job_bytes': 16000000.0}
+    >>> model_from_json(model_to_json(RowsRead()))
+    RowsRead(job_cost=0.0)
+    """
+    if isinstance(model, SparkCost):
+        return {"kind": "SparkCost", "bytes_per_row": model.bytes_per_row, "file_bytes": model.file_price,
+                "rows_per_file": model.rows_per_file, "job_bytes": model.job_cost}
+    if isinstance(model, RowsRead):
+        return {"kind": "RowsRead", "job_cost": model.job_cost}
+    return None
+
+
+def model_from_json(d: Mapping[str, Any]) -> CostModel | None:
+    """``model_to_json``'s model again; None for a kind it does not know."""
+    if d.get("kind") == "SparkCost":
+        return SparkCost(d.get("bytes_per_row"), float(d["file_bytes"]), float(d["rows_per_file"]), float(d["job_bytes"]))
+    if d.get("kind") == "RowsRead":
+        return RowsRead(float(d["job_cost"]))
+    return None
 
 
 def rewrite_cost(model: CostModel, rows: np.ndarray, write_multiplier: float) -> float:

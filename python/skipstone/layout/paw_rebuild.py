@@ -26,7 +26,8 @@ from typing import Sequence
 import numpy as np
 
 from skipstone.layout.builders.paw import PawOptions, build_paw_tree
-from skipstone.layout.cost_model import SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, rewrite_cost, with_table_bytes
+from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, rewrite_cost, with_table_bytes, with_table_prices,
+                                         write_multiplier_or_default)
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -41,11 +42,12 @@ class PawRebuild:
 
     ``block_rows`` None takes the table's target block size (a table calls ``for_table``);
     ``delta`` None estimates δ from the window, per template; ``alpha`` is PAW's multi-group
-    threshold.
+    threshold. ``write_multiplier`` None is the table's calibration when it has one
+    (``with_prices``), else the library's.
     """
 
     window: int = 100
-    write_multiplier: float = SPARK_WRITE_MULTIPLIER
+    write_multiplier: float | None = None
     delta: float | None = None
     alpha: float = 4.0
     block_rows: float | None = None
@@ -60,11 +62,17 @@ class PawRebuild:
         """This policy pricing with the table's bytes per row, unless its model has one."""
         return replace(self, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
 
+    def with_prices(self, prices: TablePrices) -> PawRebuild:
+        """This policy with the table's calibrated prices (``t.calibrate()``) where it was given none:
+        its write multiplier when None, its ``SparkCost``'s file and job prices when None."""
+        return replace(self, write_multiplier=self.write_multiplier if self.write_multiplier is not None
+                       else prices.write_multiplier, cost_model=with_table_prices(self.cost_model, prices))
+
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
         history = [q for q in workload[-self.window:] if not q.boxes.is_empty]
         if not history or sample.rows == 0 or tree.total_rows <= 0:
             return None
-        cost = rewrite_cost(self.cost_model, tree.block_rows, self.write_multiplier)
+        cost = rewrite_cost(self.cost_model, tree.block_rows, write_multiplier_or_default(self.write_multiplier))
         if sum(tree.cost(q, self.cost_model) for q in history) <= cost:
             return None  # it cannot save more than the window pays today: no need to build PAW's tree
         block_rows = self.block_rows or tree.total_rows / tree.block_count

@@ -29,8 +29,8 @@ from typing import Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from skipstone.layout.adaptive.optimizer import OptimizerOptions, best_plan
-from skipstone.layout.cost_model import (SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, most_any_rewrite_saves, rewrite_cost,
-                                         with_table_bytes)
+from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, most_any_rewrite_saves, rewrite_cost,
+                                         with_table_bytes, with_table_prices, write_multiplier_or_default)
 from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
@@ -111,10 +111,12 @@ class AmoebaAdaptive:
 
     The defaults are calibrated on Spark (``SparkCost()``, c measured as rewrite over read
     seconds per byte); ``cost_model=RowsRead(), write_multiplier=4`` is the paper's setting.
+    ``write_multiplier`` None is the table's calibration when it has one (``with_prices``), else
+    the library's (``SPARK_WRITE_MULTIPLIER``).
     """
 
     window: int = 100
-    write_multiplier: float = SPARK_WRITE_MULTIPLIER
+    write_multiplier: float | None = None
     max_rounds: int = 8
     cost_model: CostModel = SparkCost()
     name: str = "AmoebaAdaptive"
@@ -145,6 +147,12 @@ class AmoebaAdaptive:
         """This policy pricing with the table's bytes per row, unless its model has one."""
         return replace(self, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
 
+    def with_prices(self, prices: TablePrices) -> AmoebaAdaptive:
+        """This policy with the table's calibrated prices (``t.calibrate()``) where it was given none:
+        its write multiplier when None, its ``SparkCost``'s file and job prices when None."""
+        return replace(self, write_multiplier=self.write_multiplier if self.write_multiplier is not None
+                       else prices.write_multiplier, cost_model=with_table_prices(self.cost_model, prices))
+
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
         if not isinstance(tree, PartitionTree):
             raise ValueError(f"{self.name} adapts partitioning trees; a {type(tree).__name__} table can be "
@@ -155,14 +163,15 @@ class AmoebaAdaptive:
         # no plan saves the window more than it pays today on the blocks the plan rewrites: when
         # no set of blocks could pay for its writing and the job, skip the search
         touches = np.sum([tree.touched(q) for q in queries], axis=0)
-        bound = most_any_rewrite_saves(self.cost_model, tree.block_rows, touches, self.write_multiplier)
-        if bound <= self.write_multiplier * getattr(self.cost_model, "job_cost", 0.0):
+        c = write_multiplier_or_default(self.write_multiplier)
+        bound = most_any_rewrite_saves(self.cost_model, tree.block_rows, touches, c)
+        if bound <= c * getattr(self.cost_model, "job_cost", 0.0):
             return None
         window = QueryWindow(float(len(queries) + 1))
         for t, q in enumerate(queries):
             window = window.add(float(t), q)
         distinct = self._worth_searching(tree, queries)
-        options = OptimizerOptions(write_multiplier=self.write_multiplier, cost_model=self.cost_model)
+        options = OptimizerOptions(write_multiplier=c, cost_model=self.cost_model)
         current, benefit, steps = tree, 0.0, []
         for _ in range(self.max_rounds):
             plans = [p for p in (best_plan(current, window, q, sample, options) for q in distinct) if p is not None]
@@ -177,7 +186,7 @@ class AmoebaAdaptive:
         kept = set(current.block_ids.tolist())
         rewritten = tuple(sorted(int(b) for b in tree.block_ids.tolist() if b not in kept))
         rows = np.array([leaf.rows for leaf in tree.leaves if leaf.block in rewritten], dtype=np.float64)
-        cost = rewrite_cost(self.cost_model, rows, self.write_multiplier)
+        cost = rewrite_cost(self.cost_model, rows, c)
         if benefit <= cost:  # each plan paid for itself; their sum is checked against the one job
             return None
         return LayoutChange(current, rewritten, benefit, cost, "; ".join(steps))

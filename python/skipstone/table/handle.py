@@ -13,10 +13,11 @@ from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType
 from skipstone.jvm_callbacks import start_callbacks
+from skipstone.layout.cost_model import CostModel
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutPolicy
 from skipstone.session import java_call
-from skipstone.table import manifest
+from skipstone.table import calibration, manifest, rewrite_report
 from skipstone.table.append import AppendResult
 from skipstone.table.continuous import run_continuously
 from skipstone.table.driver import PolicyCallback, PythonDriver, default_policy
@@ -162,6 +163,32 @@ class ManagedTable:
             return self._frame(self._jtable.read, str(timestamp))
         return self._frame(self._jtable.read)
 
+    def rewrite_report(self, cost_model: CostModel | None = None) -> DataFrame:
+        """One row per layout rewrite: what its policy predicted (``cost``, ``predicted_benefit``,
+        ``break_even_queries``, the ``unit`` rewritten) next to what it realized on the queries
+        logged since (``queries_since``): ``realized_benefit`` is what the layout it replaced
+        would have cost them minus what its layout costs them, read from the two versions'
+        manifests and priced by ``cost_model`` (default: the model the policy priced the rewrite
+        with, as its commit logged it; else ``SparkCost`` at the table's bytes per row and
+        calibrated prices); ``broken_even`` once it reaches ``cost``. Rewrites whose replaced
+        version a vacuum removed are left out.
+
+        >>> from skipstone.layout import BoundedRewrite, KdTree, RowsRead
+        >>> df = spark.range(800).selectExpr("id DIV 100 AS x", "id % 100 AS y")
+        >>> u = Skipstone.create(spark, f"{tmp}/report", df, layout=KdTree(block_rows=400, columns=["y"]))
+        >>> for _ in range(2):                       # both blocks read, for 200 of their 800 rows
+        ...     _ = u.read().where("x <= 1").count()
+        >>> policy = BoundedRewrite(block_rows=200, write_multiplier=0.5, cost_model=RowsRead())
+        >>> u.optimize(policy).strategy              # regret 2 x 600 rows >= cost 0.5 x 800
+        'layout'
+        >>> for _ in range(3):                       # one block of 200 rows read
+        ...     _ = u.read().where("x <= 1").count()
+        >>> u.rewrite_report().select("cost", "queries_since", "realized_benefit", "broken_even").first()
+        Row(cost=400.0, queries_since=3, realized_benefit=1800.0, broken_even=True)
+        """
+        found = rewrite_report.outcomes(self._spark, self.root, self.history(), self.workload(), cost_model)
+        return rewrite_report.frame(self._spark, found)
+
     # -- changing it -------------------------------------------------------------------------
 
     def optimize(self, policy: LayoutPolicy | None = None) -> OptimizeResult | None:
@@ -265,6 +292,27 @@ class ManagedTable:
         skipstone.errors.SkipstoneError: table ...: 'optimise.auto' is no table setting; did you mean 'optimize.auto'? ...
         """
         java_call(self._jtable.setProperties, {str(k): str(v) for k, v in properties.items()})
+
+    def calibrate(self, sample_bytes: float = 256e6, repeats: int = 2) -> calibration.Calibration:
+        """Measure what reading and rewriting cost on this machine and store the prices with the
+        table (``cost.fileBytes``, ``cost.jobBytes``, ``cost.writeMultiplier``, ``cost.calibratedAt``):
+        from then on ``optimize`` prices with them wherever a policy was given no prices of its own.
+        Copies of about ``sample_bytes`` of the table's rows are written into a scratch directory
+        of the table's container in few and many files and scanned (``repeats`` times), and the
+        timings fitted by least squares (``skipstone.table.calibration``); the table's data is not
+        touched. Takes seconds to minutes: calibrate once per cluster, again when it changes.
+
+        >>> c = t.calibrate()                                    # doctest: +SKIP
+        >>> c.prices                                             # doctest: +SKIP
+        TablePrices(file_bytes=1384210.734..., job_bytes=14825301.162..., write_multiplier=61.296...)
+        >>> t.properties()["cost.writeMultiplier"]               # doctest: +SKIP
+        '61.296'
+
+        (Skipped when the docs run: timings differ on every machine.)
+        """
+        measured = calibration.calibrate(self._spark, self.current(), sample_bytes, repeats)
+        self.set_properties(measured.properties())
+        return measured
 
     def vacuum(self, retention_hours: float | None = None, dry_run: bool = False, force: bool = False) -> DataFrame:
         """Delete the files that no version within the retention still needs, and nothing else:

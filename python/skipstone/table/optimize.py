@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from skipstone.errors import SkipstoneError
+from skipstone.layout.cost_model import model_to_json
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
 from skipstone.layout.serialization import layout_to_json
-from skipstone.table import manifest
+from skipstone.table import manifest, settings
+from skipstone.table.block_births import birth_versions, log_positions
 from skipstone.table.container import read_sample
 from skipstone.table.manifest import finite
 from skipstone.table.transaction import operations, python_roles, run
@@ -30,6 +32,7 @@ class OptimizePlan:
     base: manifest.TableVersion
     change: LayoutChange
     policy: str
+    cost_model: dict[str, Any] | None = None  # how the policy priced it (model_to_json), for the history
 
 
 @dataclass(frozen=True)
@@ -57,46 +60,77 @@ class OptimizeResult:
 
 def workload_queries(workload: DataFrame, base: manifest.TableVersion) -> list[Query]:
     """The logged predicates as the layout's queries, oldest first; ones it cannot read are skipped."""
+    return [q for q, _ in logged_queries(workload, base)]
+
+
+def logged_queries(workload: DataFrame, base: manifest.TableVersion) -> list[tuple[Query, int]]:
+    """The logged predicates as the layout's queries, oldest first, each with the version it
+    read; ones it cannot read are skipped."""
     schema = base.tree.schema
     out = []
-    for r in workload.where("predicate IS NOT NULL").orderBy("time").select("predicate").collect():
+    for r in workload.where("predicate IS NOT NULL").orderBy("time").select("predicate", "version").collect():
         try:
-            out.append(Query.from_json(json.loads(r.predicate), schema))
+            out.append((Query.from_json(json.loads(r.predicate), schema), int(r.version)))
         except (ValueError, TypeError, KeyError) as e:
             warnings.warn(f"Skipstone: ignoring logged predicate {r.predicate}: {e}", stacklevel=2)
     return out
 
 
 def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, policy: LayoutPolicy) -> OptimizePlan | None:
+    """The change ``policy`` proposes for ``base`` from the logged workload, or None. The policy
+    is first given what the table knows, by the methods it has: its block size (``for_table``),
+    bytes per row measured from its files (``with_bytes_per_row``), its calibrated prices
+    (``with_prices``, from the ``cost.*`` settings ``t.calibrate()`` stores; a policy keeps
+    prices it was given) and from which logged query on each block existed (``with_block_births``)."""
     tree = base.tree
     sample = read_sample(spark, base.root, base.properties["layout.sample"], tree.schema)
+    logged = logged_queries(workload, base)
     for_table = getattr(policy, "for_table", None)
     if callable(for_table):  # policies that need the table's target block size (PawRebuild)
         policy = for_table(float(base.properties["layout.blockRows"]))
     with_bytes = getattr(policy, "with_bytes_per_row", None)
     if callable(with_bytes):  # policies that price bytes (SparkCost) take the table's measured row width
         policy = with_bytes(sum(f.size for f in base.files) / max(1, sum(f.rows for f in base.files)))
-    change = policy.propose(tree, workload_queries(workload, base), sample)
+    with_prices = getattr(policy, "with_prices", None)
+    if callable(with_prices):
+        policy = with_prices(settings.read(spark, base.properties, base.root).prices)
+    with_births = getattr(policy, "with_block_births", None)
+    if callable(with_births):  # regret counts the queries since each block was written (BoundedRewrite)
+        births = birth_versions(commit_log(spark, base))
+        policy = with_births(log_positions(births, tree.block_ids.tolist(), [v for _, v in logged]))
+    change = policy.propose(tree, [q for q, _ in logged], sample)
     if change is None or not change.rewritten_blocks:
         return None
     gone = set(tree.block_ids.tolist()) - set(change.tree.block_ids.tolist())
     if gone != set(change.rewritten_blocks):
         raise SkipstoneError(f"policy {policy.name} lists blocks {sorted(change.rewritten_blocks)} as rewritten, "
                              f"but its tree drops blocks {sorted(gone)}")
-    return OptimizePlan(base, change, policy.name)
+    model = getattr(policy, "cost_model", None)
+    return OptimizePlan(base, change, policy.name, None if model is None else model_to_json(model))
+
+
+def commit_log(spark: SparkSession, base: manifest.TableVersion) -> list[tuple[int, str, dict[str, Any]]]:
+    """(version, operation, commit info) of each retained commit up to ``base``, oldest first."""
+    from pyspark.sql import DataFrame
+
+    history = DataFrame(operations(spark).Tables.history(spark._jsparkSession, base.root), spark)
+    rows = history.where(f"version <= {int(base.version)}").select("version", "operation", "commit_info").collect()
+    return sorted((int(r.version), str(r.operation), json.loads(r.commit_info or "{}")) for r in rows)
 
 
 def change_document(p: OptimizePlan, reason: str | None = None) -> dict[str, Any]:
     """The planned change as the JVM reads it (``io.skipstone.table.ProposedChange``): the new
     layout, the blocks it rewrites, and what the policy says of it for the history, with the
-    fields it set for that (``LayoutChange.history_fields``); without a ``reason``, the JVM's:
-    the policy's name and the change's description."""
+    fields it set for that (``LayoutChange.history_fields``) and the cost model it priced with;
+    without a ``reason``, the JVM's: the policy's name and the change's description."""
     change = p.change
     info: dict[str, Any] = {"policy": p.policy, "benefit": change.benefit, "cost": change.cost,
                             "description": change.description}
     history_fields = getattr(change, "history_fields", None)  # a policy's own LayoutChange-like value may lack it
     if callable(history_fields):
         info.update(history_fields())  # what a bounded rewrite reports: unit, budget, regret, break-even...
+    if p.cost_model is not None:
+        info["cost_model"] = p.cost_model
     if reason is not None:
         info["reason"] = reason
     # Strict JSON: the log's reader (Jackson) refuses NaN and infinities, which a policy's benefit may be.

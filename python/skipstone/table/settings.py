@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
+from skipstone.layout.cost_model import TablePrices
 from skipstone.session import java_call, jvm_entry
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ class TableSettings:
     retention_hours: float
     retention_check: bool
     workload_log_enabled: bool
+    prices: TablePrices = TablePrices()  # the ``cost.*`` settings: what t.calibrate() measured
+    calibrated_at: str | None = None
 
 
 def _jvm_settings(spark: SparkSession) -> Any:
@@ -61,5 +64,8 @@ def defaults(spark: SparkSession) -> dict[str, str]:
 def read(spark: SparkSession, properties: Mapping[str, str], table: str) -> TableSettings:
     """The settings ``properties`` hold; a SkipstoneError naming ``table`` and the key if one is invalid."""
     d = json.loads(java_call(_jvm_settings(spark).readJson, json.dumps(dict(properties)), table))
+    p = d["prices"]
     return TableSettings(tuple(d["strategies"]), d["batchBytes"], d["unindexedFromMillis"], d["auto"],
-                         d["retentionHours"], d["retentionCheck"], d["workloadLogEnabled"])
+                         d["retentionHours"], d["retentionCheck"], d["workloadLogEnabled"],
+                         TablePrices(p.get("fileBytes"), p.get("jobBytes"), p.get("writeMultiplier")),
+                         p.get("calibratedAt"))

@@ -55,7 +55,8 @@ from skipstone.layout.bounded.regret import AccountedQueries, CurrentReads, Pric
 from skipstone.layout.bounded.straddle import query_block_use
 from skipstone.layout.bounded.units import cut_columns, describe_path, replace_units, tree_units
 from skipstone.layout.builders.node_queries import NodeQueries
-from skipstone.layout.cost_model import SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, with_table_bytes, write_costs
+from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, with_table_bytes, with_table_prices, write_costs,
+                                         write_multiplier_or_default)
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -76,7 +77,9 @@ class BoundedRewrite:
     sealed; ``budget_bytes``: what one change may rewrite; ``block_rows`` None takes the
     table's (``for_table``) or else the tree's mean block; ``bytes_per_row`` None takes the
     cost model's or the table's (``with_bytes_per_row``). Prices come from ``cost_model``, a
-    rewrite costs ``write_multiplier`` x its write price plus the model's job cost, once.
+    rewrite costs ``write_multiplier`` x its write price plus the model's job cost, once;
+    ``write_multiplier`` None is the table's calibration when it has one (``with_prices``), else
+    the library's (``SPARK_WRITE_MULTIPLIER``).
 
     ``block_births`` (block id, log position) pairs say from which logged query on a block
     existed (``with_block_births``; a table knows it from its history): a unit's regret counts
@@ -90,7 +93,7 @@ class BoundedRewrite:
     budget_bytes: float = DEFAULT_BUDGET_BYTES
     hot_share: float = 0.1
     seal_fraction: float = 0.5
-    write_multiplier: float = SPARK_WRITE_MULTIPLIER
+    write_multiplier: float | None = None
     cost_model: CostModel = SparkCost()
     bytes_per_row: float | None = None
     block_rows: float | None = None
@@ -98,10 +101,10 @@ class BoundedRewrite:
     name: str = "BoundedRewrite"
 
     def __post_init__(self) -> None:
-        for field in ("window", "budget_bytes", "hot_share", "seal_fraction", "write_multiplier"):
+        for field in ("window", "budget_bytes", "hot_share", "seal_fraction"):
             if not getattr(self, field) > 0:
                 raise ValueError(f"BoundedRewrite.{field} must be positive, got {getattr(self, field)}")
-        for field in ("bytes_per_row", "block_rows"):
+        for field in ("write_multiplier", "bytes_per_row", "block_rows"):
             value = getattr(self, field)
             if value is not None and not value > 0:
                 raise ValueError(f"BoundedRewrite.{field} must be positive or None, got {value}")
@@ -114,6 +117,12 @@ class BoundedRewrite:
         """This policy with the table's bytes per row (budget and prices), unless it has its own."""
         own = self.bytes_per_row if self.bytes_per_row is not None else float(bytes_per_row)
         return replace(self, bytes_per_row=own, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
+
+    def with_prices(self, prices: TablePrices) -> BoundedRewrite:
+        """This policy with the table's calibrated prices (``t.calibrate()``) where it was given none:
+        its write multiplier when None, its ``SparkCost``'s file and job prices when None."""
+        return replace(self, write_multiplier=self.write_multiplier if self.write_multiplier is not None
+                       else prices.write_multiplier, cost_model=with_table_prices(self.cost_model, prices))
 
     def with_block_births(self, births: Mapping[int, int]) -> BoundedRewrite:
         """This policy knowing, per block id, the log position of the first query that ran
@@ -131,7 +140,7 @@ class BoundedRewrite:
         cost and the job's; None while the workload is still paying rent."""
         patterns, candidates = self._assess(tree, workload, sample, only_payable=True)
         chosen = self._within_budget([c for c in candidates if c.paid])
-        job = self.write_multiplier * getattr(self.cost_model, "job_cost", 0.0)
+        job = self._c * getattr(self.cost_model, "job_cost", 0.0)
         regret = sum(c.regret for c in chosen)
         cost = sum(c.write_cost for c in chosen) + job
         if not chosen or regret < cost:  # rent until the rent paid reaches the price of buying
@@ -167,9 +176,13 @@ class BoundedRewrite:
             since = (pattern.start, max(pattern.start, patterns.window_start))
             most_regret = current.most_regret_before(accounted.counts_since(pattern.start)) if only_payable else None
             proposals = self._proposals(tree, sample, positions, straddled, read, most_regret, hot, label, since)
-            priced += price_units(tree, proposals, accounted, self.cost_model, self.write_multiplier,
+            priced += price_units(tree, proposals, accounted, self.cost_model, self._c,
                                   self._bytes_per_row(), current)
         return patterns, priced
+
+    @property
+    def _c(self) -> float:
+        return write_multiplier_or_default(self.write_multiplier)
 
     def _bytes_per_row(self) -> float:
         known = self.bytes_per_row if self.bytes_per_row is not None else getattr(self.cost_model, "bytes_per_row", None)
@@ -193,7 +206,7 @@ class BoundedRewrite:
         hot_boxes = NodeQueries.of(hot, width)
         hot_columns = _by_frequency(hot, width)
         bytes_per_row = self._bytes_per_row()
-        write_before = np.concatenate([[0.0], np.cumsum(self.write_multiplier * write_costs(self.cost_model, tree.block_rows))])
+        write_before = np.concatenate([[0.0], np.cumsum(self._c * write_costs(self.cost_model, tree.block_rows))])
         births = dict(self.block_births)
         born = np.array([births.get(int(b), 0) for b in tree.block_ids], dtype=np.int64)
         out = []

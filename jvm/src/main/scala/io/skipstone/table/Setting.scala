@@ -30,12 +30,27 @@ object SettingKind {
     def parse(raw: String): Either[String, Long] = Try(raw.trim.toLong).toOption.filter(_ >= minimum).toRight("")
   }
 
-  final case class Number(minimum: Double) extends SettingKind[Double] {
+  /** A finite number at least `minimum`, or with `above` greater than it. */
+  final case class Number(minimum: Double, above: Boolean = false) extends SettingKind[Double] {
     val typeName = "double"
-    val allowed = s"a number >= ${fmt(minimum)}"
-    // NaN and infinities parse as doubles but mean nothing as a retention
-    def parse(raw: String): Either[String, Double] =
-      Try(raw.trim.toDouble).toOption.filter(v => !v.isNaN && !v.isInfinite && v >= minimum).toRight("")
+    val allowed = s"a number ${if (above) ">" else ">="} ${fmt(minimum)}"
+    // NaN and infinities parse as doubles but mean nothing as a retention or a price
+    def parse(raw: String): Either[String, Double] = Try(raw.trim.toDouble).toOption
+      .filter(v => !v.isNaN && !v.isInfinite && (if (above) v > minimum else v >= minimum)).toRight("")
+  }
+
+  /** An instant in ISO-8601 UTC (`2026-11-26T09:30:00Z`), as `java.time.Instant` prints it. */
+  case object Instant extends SettingKind[java.time.Instant] {
+    val typeName = "timestamp"
+    val allowed = "an ISO-8601 instant such as `2026-11-26T09:30:00Z`"
+    def parse(raw: String): Either[String, java.time.Instant] = Try(java.time.Instant.parse(raw.trim)).toOption.toRight("")
+  }
+
+  /** `kind`, or empty for "not set" (a setting whose absence means something: the library's default). */
+  final case class Optional[T](kind: SettingKind[T]) extends SettingKind[Option[T]] {
+    val typeName: String = kind.typeName
+    val allowed: String = s"${kind.allowed}, or empty (unset)"
+    def parse(raw: String): Either[String, Option[T]] = if (raw.trim.isEmpty) Right(None) else kind.parse(raw).map(Some(_))
   }
 
   /** A comma-separated list of distinct names from `known`, in the order they apply. */

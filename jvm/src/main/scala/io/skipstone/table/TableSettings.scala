@@ -16,7 +16,23 @@ final case class TableSettings(
     auto: Boolean,
     retentionHours: Double,
     retentionCheck: Boolean,
-    workloadLogEnabled: Boolean)
+    workloadLogEnabled: Boolean,
+    prices: TablePrices = TablePrices.Uncalibrated)
+
+/**
+ * What reading and rewriting cost on the machine the table lives on, as `t.calibrate()`
+ * measured it (Python's `skipstone.table.calibration`): the layout policies' `SparkCost` and
+ * write multiplier take these instead of the library's defaults. Each is None until measured or set.
+ */
+final case class TablePrices(
+    fileBytes: Option[Double],
+    jobBytes: Option[Double],
+    writeMultiplier: Option[Double],
+    calibratedAt: Option[java.time.Instant])
+
+object TablePrices {
+  val Uncalibrated: TablePrices = TablePrices(None, None, None, None)
+}
 
 /**
  * The schema of table settings (for each settable key: its type, default, allowed values and a
@@ -46,10 +62,18 @@ object TableSettings {
       "(set both in one change): a plain vacuum then deletes at that retention")
   val WorkloadLogEnabled = Setting("workloadLog.enabled", Bool, "true",
     "`false`: queries on this table are not logged, from any session")
+  val FileBytes = Setting("cost.fileBytes", Optional(Number(0)), "",
+    "what opening a file costs, in bytes read (`SparkCost.file_bytes`); unset: the library's calibration")
+  val JobBytes = Setting("cost.jobBytes", Optional(Number(0)), "",
+    "a rewrite's fixed cost, in bytes rewritten (`SparkCost.job_bytes`); unset: the library's calibration")
+  val WriteMultiplier = Setting("cost.writeMultiplier", Optional(Number(0, above = true)), "",
+    "a byte rewritten costs this many bytes read (the policies' `write_multiplier`); unset: the library's calibration")
+  val CalibratedAt = Setting("cost.calibratedAt", Optional(Instant), "",
+    "when `t.calibrate()` measured the `cost.*` prices on this machine")
 
   /** Every settable key, in the order the docs list them. */
   val All: Seq[Setting[_]] = Seq(Strategies, BatchBytes, UnindexedFromMillis, Auto, RetentionHours, RetentionCheck,
-    WorkloadLogEnabled)
+    WorkloadLogEnabled, FileBytes, JobBytes, WriteMultiplier, CalibratedAt)
 
   val Defaults: Map[String, String] = All.map(s => s.key -> s.default).toMap
 
@@ -61,7 +85,9 @@ object TableSettings {
     TableSettings(Strategies.read(properties, table), BatchBytes.read(properties, table),
       UnindexedFromMillis.read(properties, table), Auto.read(properties, table),
       RetentionHours.read(properties, table), RetentionCheck.read(properties, table),
-      WorkloadLogEnabled.read(properties, table))
+      WorkloadLogEnabled.read(properties, table),
+      TablePrices(FileBytes.read(properties, table), JobBytes.read(properties, table),
+        WriteMultiplier.read(properties, table), CalibratedAt.read(properties, table)))
 
   /**
    * Refuses a change of properties before it is committed. A user's change ([[SetOperation]])
@@ -140,13 +166,18 @@ object TableSettings {
     val s = of(JsonMethods.parse(propertiesJson).extract[Map[String, String]], table)
     JsonMethods.compact(JsonMethods.render(("strategies" -> s.strategies.toList) ~ ("batchBytes" -> s.batchBytes) ~
       ("unindexedFromMillis" -> s.unindexedFromMillis) ~ ("auto" -> s.auto) ~ ("retentionHours" -> s.retentionHours) ~
-      ("retentionCheck" -> s.retentionCheck) ~ ("workloadLogEnabled" -> s.workloadLogEnabled)))
+      ("retentionCheck" -> s.retentionCheck) ~ ("workloadLogEnabled" -> s.workloadLogEnabled) ~
+      ("prices" -> (("fileBytes" -> s.prices.fileBytes) ~ ("jobBytes" -> s.prices.jobBytes) ~
+        ("writeMultiplier" -> s.prices.writeMultiplier) ~ ("calibratedAt" -> s.prices.calibratedAt.map(_.toString))))))
   }
 
   /** The settings table of docs/maintenance.md, which a test keeps equal to this schema. */
   def docsTable: String = {
     val header = Seq("| property | type | default | allowed | meaning |", "|---|---|---|---|---|")
-    (header ++ All.map(s => s"| `${s.key}` | ${s.kind.typeName} | `${s.default}` | ${s.kind.allowed} | ${s.doc} |"))
+    (header ++ All.map { s =>
+      val default = if (s.default.isEmpty) "unset" else s"`${s.default}`"
+      s"| `${s.key}` | ${s.kind.typeName} | $default | ${s.kind.allowed} | ${s.doc} |"
+    })
       .mkString("\n")
   }
 }
