@@ -34,6 +34,8 @@ from skipstone.layout.workload_specs import Paw, QdTree
 from skipstone.layout.paw_rebuild import PawRebuild
 from skipstone.layout.best_of import BestOf
 from skipstone.layout.bounded.policy import BoundedRewrite
+from skipstone.layout.auto.columns import ColumnChoice, choose_columns
+from skipstone.layout.auto.policy import AutoColumns
 from skipstone.layout.predicates import And, Between, Comparison, In, Not, Or, Predicate, parse_predicate
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import Column, ColumnKind, LayoutData, Schema
@@ -43,6 +45,7 @@ from skipstone.layout.tree import Group, GroupSplit, Leaf, PartitionTree, Split
 __all__ = [
     "Amoeba",
     "AmoebaAdaptive",
+    "AutoColumns",
     "BestOf",
     "BlockSized",
     "BoundedRewrite",
@@ -61,6 +64,7 @@ __all__ = [
     "Transform",
     "layout_spec",
     "layout_spec_from_json",
+    "ColumnChoice",
     "CostModel",
     "CurveLayout",
     "RowsRead",
@@ -99,6 +103,7 @@ __all__ = [
     "Schema",
     "Split",
     "build_amoeba_tree",
+    "choose_columns",
     "build_kd_tree",
     "build_range_tree",
     "layout_from_json",

@@ -49,7 +49,9 @@ class LayoutChange:
     ``rewritten_bytes`` is what it rewrites, ``regret`` is what the logged queries already paid
     for lacking the change, ``break_even_queries`` how many queries at the recent rate of saving
     pay its cost, ``horizon_queries`` how long the workload's patterns last and
-    ``predicted_benefit`` what the change saves over that horizon.
+    ``predicted_benefit`` what the change saves over that horizon. A policy that chooses the
+    layout columns (``AutoColumns``) also reports ``columns``, the ``builder`` of the new tree
+    and its ``gain_per_query``.
     """
 
     tree: Layout
@@ -64,8 +66,11 @@ class LayoutChange:
     break_even_queries: float | None = None
     horizon_queries: float | None = None
     predicted_benefit: float | None = None
+    columns: tuple[str, ...] = ()
+    builder: str = ""
+    gain_per_query: float | None = None
 
-    def history_fields(self) -> dict[str, str | float]:
+    def history_fields(self) -> dict[str, str | float | list[str]]:
         """The optional fields a policy set, by name, for a table to log next to benefit and cost.
 
         >>> from skipstone.layout import Leaf, PartitionTree, Schema
@@ -74,8 +79,9 @@ class LayoutChange:
         {'regret': 5.0}
         """
         names = ("unit", "budget_bytes", "rewritten_bytes", "regret", "break_even_queries", "horizon_queries",
-                 "predicted_benefit")
-        return {n: getattr(self, n) for n in names if getattr(self, n) not in (None, "")}
+                 "predicted_benefit", "columns", "builder", "gain_per_query")
+        fields = {n: getattr(self, n) for n in names if getattr(self, n) not in (None, "", ())}
+        return {n: list(v) if isinstance(v, tuple) else v for n, v in fields.items()}
 
 
 @runtime_checkable

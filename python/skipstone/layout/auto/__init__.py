@@ -1,0 +1,1 @@
+"""Layout columns chosen by the workload: ``choose_columns`` and the ``AutoColumns`` policy."""

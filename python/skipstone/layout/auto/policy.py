@@ -1,0 +1,106 @@
+"""AutoColumns: re-lay out the whole table over the columns the workload filters on, when it pays.
+
+As Databricks' ``CLUSTER BY AUTO``: the policy picks the layout columns from the logged queries
+(``auto/columns.py``: weights, candidates, each candidate tree priced on the recent queries) and
+changes them later when the workload moves. A rewrite of the whole table is proposed only when
+the gain per query over the horizon (how long the log's patterns last: the mean run of a
+template, ``bounded/patterns.py``) outweighs the rewrite's cost, c x (every block written + the
+job); and only when the chosen tree saves at least ``margin`` of what the current one costs,
+so a table already cut on the right columns is left alone and the choice does not flap.
+
+>>> import numpy as np
+>>> from skipstone.layout import AutoColumns, LayoutData, Query, RowsRead, build_kd_tree
+>>> data = LayoutData.from_columns({"x": np.repeat(np.arange(8.0), 100), "y": np.tile(np.arange(100.0), 8)})
+>>> tree = build_kd_tree(data, block_rows=100, columns=["y"])          # 8 blocks cut on y
+>>> q = Query.from_json({"column": "x", "op": "<=", "value": 0}, tree.schema)   # reads all 800 rows for 100
+>>> policy = AutoColumns(block_rows=100, write_multiplier=2, cost_model=RowsRead())
+>>> print(policy.propose(tree, [q] * 2, data))          # saves 700 a query; 2 x 700 < 2 x 800 to rewrite
+None
+>>> change = policy.propose(tree, [q] * 3, data)         # a run of 3 queries: 3 x 700 > 1600
+>>> change.columns, change.gain_per_query, change.cost, change.horizon_queries
+(('x',), 700.0, 1600.0, 3.0)
+>>> print(policy.propose(change.tree, [q] * 3, data))    # already cut on x: nothing to gain
+None
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from skipstone.layout.auto.columns import BUILDERS, ColumnChoice, choose_columns
+from skipstone.layout.bounded.patterns import workload_patterns
+from skipstone.layout.cost_model import SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, with_table_bytes
+from skipstone.layout.layout import Layout
+from skipstone.layout.policies import LayoutChange
+from skipstone.layout.queries import Query
+from skipstone.layout.schema import LayoutData
+
+
+@dataclass(frozen=True)
+class AutoColumns:
+    """A ``LayoutPolicy``: the whole table re-laid out over the columns the recent queries call
+    for, when the gain over the workload's horizon outweighs the rewrite.
+
+    ``window``: the recent queries that weigh columns and price trees; ``max_columns``: at most
+    this many layout columns; ``hot_share``: the share of the window a template needs to be a
+    candidate on its own; ``builders``: the spec kinds tried for each candidate (``KdTree``,
+    ``Amoeba``); ``margin``: the least share of the current cost the new tree must save (no
+    flapping); ``block_rows`` None takes the table's (``for_table``) or the tree's mean block.
+    ``force`` proposes the best choice even when the horizon would not pay it back (what
+    ``OPTIMIZE t LAYOUT AUTO`` asks), but never one under the margin.
+    """
+
+    window: int = 100
+    write_multiplier: float = SPARK_WRITE_MULTIPLIER
+    cost_model: CostModel = SparkCost()
+    max_columns: int = 3
+    hot_share: float = 0.1
+    builders: tuple[str, ...] = ("KdTree", "Amoeba")
+    margin: float = 0.1
+    block_rows: float | None = None
+    force: bool = False
+    name: str = "AutoColumns"
+
+    def __post_init__(self) -> None:
+        for field in ("window", "max_columns", "write_multiplier"):
+            if not getattr(self, field) > 0:
+                raise ValueError(f"AutoColumns.{field} must be positive, got {getattr(self, field)}")
+        if not 0 <= self.margin < 1:
+            raise ValueError(f"AutoColumns.margin must be in [0, 1), got {self.margin}")
+        unknown = [b for b in self.builders if b not in BUILDERS]
+        if unknown or not self.builders:
+            raise ValueError(f"AutoColumns.builders must name some of {', '.join(BUILDERS)}, got {self.builders}")
+
+    def for_table(self, block_rows: float) -> AutoColumns:
+        """This policy with the table's target block size, unless one was given."""
+        return self if self.block_rows is not None else replace(self, block_rows=float(block_rows))
+
+    def with_bytes_per_row(self, bytes_per_row: float) -> AutoColumns:
+        """This policy pricing with the table's bytes per row, unless its model has one."""
+        return replace(self, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
+
+    def choose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> ColumnChoice | None:
+        """The columns the recent queries call for and what they save, gate aside."""
+        block_rows = self.block_rows or tree.total_rows / max(1, tree.block_count)
+        return choose_columns(tree, workload, sample, block_rows, self.cost_model, self.write_multiplier,
+                              self.window, self.max_columns, self.hot_share, self.builders, self.margin)
+
+    def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+        choice = self.choose(tree, workload, sample)
+        if choice is None:
+            return None
+        horizon = workload_patterns(list(workload), self.window, self.hot_share).horizon
+        predicted = choice.gain_per_query * horizon
+        if predicted <= choice.rewrite_cost and not self.force:
+            return None
+        shown = ", ".join(choice.columns)
+        description = (f"layout columns ({shown}) by {choice.builder}, chosen from {choice.queries} queries: "
+                       f"saves {choice.gain_per_query:.4g} a query ({choice.cost_per_query:.4g} instead of "
+                       f"{choice.current_per_query:.4g}), break-even after {choice.break_even_queries:.1f} queries; "
+                       f"patterns last {horizon:.0f} queries: predicted benefit {predicted:.4g} "
+                       f"{'>' if predicted > choice.rewrite_cost else '<='} rewrite cost {choice.rewrite_cost:.4g}")
+        return LayoutChange(choice.tree, tuple(sorted(int(b) for b in tree.block_ids)), predicted, choice.rewrite_cost,
+                            description, break_even_queries=choice.break_even_queries, horizon_queries=horizon,
+                            predicted_benefit=predicted, columns=choice.columns, builder=choice.builder,
+                            gain_per_query=choice.gain_per_query)
