@@ -179,7 +179,7 @@ def test_create_layout_kdtree_is_kd_with_a_deprecation_note(cli: Any, spark: Any
     (["--layout", "kd", "--policy", "paw-rebuild"], "give --policy or --layout, not both"),
     (["--columns", "a"], "--columns goes with --layout"),
     (["--layout", "kd", "--columns", "zz"], "no layout column 'zz'"),
-    (["--layout", "spiral"], "unknown layout (one of AMOEBA, KD, RANGE, ZORDER, HILBERT, PAW, QDTREE)"),
+    (["--layout", "spiral"], "unknown layout (one of AMOEBA, KD, RANGE, ZORDER, HILBERT, PAW, QDTREE, AUTO)"),
     (["--layout", "qdtree", "--columns", "a"], "it cuts where the logged queries cut and takes no columns"),
 ])
 def test_optimize_options_that_do_not_fit_are_named(cli: Any, table: str, args: list[str], message: str) -> None:

@@ -101,7 +101,7 @@ def test_a_malformed_statement_names_the_statement_and_the_position(spark, sql, 
     ("CREATE SKIPPING INDEX ON t (GEOBOX(lat, lon))", "GEOBOX(lat, lon) cannot be built from SQL"),
     ("CREATE SKIPPING INDEX ON t (MINMAX(a), minmax(a))", "minmax(a) is requested twice"),
     ("CREATE SKIPPING INDEX ON t (GAPLIST(a) OPTIONS (gaps 3, GAPS 4))", "GAPLIST(a) sets option 'gaps' twice"),
-    ("OPTIMIZE t LAYOUT SPIRAL", "OPTIMIZE: unknown LAYOUT SPIRAL (one of AMOEBA, KD, RANGE, ZORDER, HILBERT, PAW, QDTREE)"),
+    ("OPTIMIZE t LAYOUT SPIRAL", "OPTIMIZE: unknown LAYOUT SPIRAL (one of AMOEBA, KD, RANGE, ZORDER, HILBERT, PAW, QDTREE, AUTO)"),
     ("OPTIMIZE t LAYOUT ZORDER", "OPTIMIZE: LAYOUT ZORDER needs BY (columns)"),
 ])
 def test_a_wrong_index_or_option_is_named_before_anything_runs(spark, sql, message):

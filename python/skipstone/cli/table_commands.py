@@ -162,6 +162,10 @@ def register(app: typer.Typer) -> None:
             with spark_progress(spark, f"rewriting {table} under layout {name}"):
                 workload = t.workload() if needs_workload(name) else None
                 result = relayout(spark, t.current(), name, column_list(columns), workload)
+            if result is None:  # LAYOUT AUTO: the layout already orders by the columns the workload calls for
+                emit_value({"committed": False}, f"{table} already lays its rows out by the columns its workload "
+                           "filters on; nothing committed", as_json)
+                return
             emit_value({"committed": True, **dataclasses.asdict(result)}, f"optimized {table}", as_json)
             return
         if columns is not None:

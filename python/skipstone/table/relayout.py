@@ -9,7 +9,8 @@ The layouts the JVM builds (its names are ``io.skipstone.layout.builders.BuiltLa
 built there too, on the table's stored sample with its block size: the same call SQL's
 ``OPTIMIZE`` makes from any session. The layouts in ``FROM_WORKLOAD`` are built here, from the
 table's logged workload (its last ``WORKLOAD_WINDOW`` readable queries), and handed over as a
-document.
+document. ``LAYOUT AUTO`` chooses the layout columns from that workload (``AutoColumns``) and
+rewrites every block as the policy's change, so that the history records the choice.
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import json
 from typing import TYPE_CHECKING, Sequence
 
 from skipstone.errors import SkipstoneError
+from skipstone.layout.auto.policy import AutoColumns
+from skipstone.layout.bounded.patterns import template_of
 from skipstone.layout.queries import Query
 from skipstone.layout.serialization import layout_to_json
 from skipstone.layout.workload_specs import Paw, QdTree, WorkloadSpec
@@ -24,7 +27,7 @@ from skipstone.session import java_call
 from skipstone.table import manifest
 from skipstone.table.container import read_sample
 from skipstone.table.jvm_layout import builders
-from skipstone.table.optimize import OptimizeResult
+from skipstone.table.optimize import OptimizeResult, apply, plan, workload_queries
 from skipstone.table.transaction import operations, python_roles, run
 
 if TYPE_CHECKING:
@@ -35,25 +38,34 @@ WORKLOAD_WINDOW = 100
 # The layouts Python builds, by the names SQL gives them: the one place these names are
 # declared. The JVM learns them from the registered optimizer (sql_optimize.py).
 FROM_WORKLOAD: dict[str, type[WorkloadSpec]] = {"paw": Paw, "qdtree": QdTree}
+AUTO = "auto"  # the layout columns chosen from the logged workload
+
+
+def python_layouts() -> tuple[str, ...]:
+    """The names ``OPTIMIZE ... LAYOUT`` takes that Python builds, lower case."""
+    return tuple(FROM_WORKLOAD) + (AUTO,)
 
 
 def layout_names(spark: SparkSession) -> tuple[str, ...]:
     """Every name ``OPTIMIZE ... LAYOUT`` takes, lower case: the JVM's, then Python's."""
-    return tuple(json.loads(java_call(builders(spark).layoutNames))) + tuple(FROM_WORKLOAD)
+    return tuple(json.loads(java_call(builders(spark).layoutNames))) + python_layouts()
 
 
 def needs_workload(name: str) -> bool:
     """Whether ``LAYOUT name`` is built from the table's logged workload (give ``relayout`` it)."""
-    return name.lower() in FROM_WORKLOAD
+    return name.lower() in python_layouts()
 
 
 def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, columns: Sequence[str],
-             workload: DataFrame | None) -> OptimizeResult:
+             workload: DataFrame | None) -> OptimizeResult | None:
     """Rewrite every file of ``base`` under ``LAYOUT name BY (columns)`` and commit, in the JVM
     (``io.skipstone.table.Relayout``); ``workload`` is the table's, for a layout that
     ``needs_workload``. If a concurrent commit conflicts, what was written is removed and a
-    SkipstoneError says so."""
+    SkipstoneError says so. ``LAYOUT AUTO`` commits nothing (None) when the table's tree already
+    serves its logged queries as well as any the workload's columns give."""
     name = name.lower()
+    if name == AUTO:
+        return relayout_auto(spark, base, columns, workload)
     roles = python_roles(spark, base.root)
     if name in FROM_WORKLOAD:
         spec = workload_spec(base, name, columns, workload)
@@ -71,6 +83,28 @@ def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, column
         text = run(operations(spark).Relayout.builtInFromPython, spark._jsparkSession, base.root, int(base.version),
                    name, json.dumps(list(columns)), roles, f"OPTIMIZE {base.root}")
     return OptimizeResult.from_json(json.loads(text))
+
+
+def relayout_auto(spark: SparkSession, base: manifest.TableVersion, columns: Sequence[str],
+                  workload: DataFrame | None) -> OptimizeResult | None:
+    """``OPTIMIZE t LAYOUT AUTO``: every block rewritten under the tree ``AutoColumns`` builds over
+    the columns the last ``WORKLOAD_WINDOW`` logged queries call for. Asked explicitly, it runs
+    even when the policy's gate would still wait for the workload to pay the rewrite back, but
+    not when the table's tree is already as good (within the policy's margin): then None."""
+    shown = f"LAYOUT AUTO of {base.root}"
+    if columns:
+        raise SkipstoneError(f"{shown}: it chooses the columns from the table's logged workload and takes no BY")
+    logged = workload_queries(workload, base) if workload is not None else []
+    if not logged:
+        raise SkipstoneError(f"{shown}: the table has no logged workload yet; run queries on it first "
+                             "(they are logged when workloadLog.enabled is on)")
+    if not any(template_of(q) for q in logged[-WORKLOAD_WINDOW:]):
+        raise SkipstoneError(f"{shown}: none of its last {min(len(logged), WORKLOAD_WINDOW)} logged queries "
+                             f"filters on a layout column ({', '.join(base.tree.schema.names)})")
+    planned = plan(spark, base, workload, AutoColumns(window=WORKLOAD_WINDOW, force=True))
+    if planned is None:
+        return None
+    return apply(spark, planned, f"LAYOUT AUTO: {planned.change.description}")
 
 
 def workload_spec(base: manifest.TableVersion, name: str, columns: Sequence[str],

@@ -1,7 +1,7 @@
 """What SQL's ``OPTIMIZE`` runs in Python when the session's driver is Python (pyspark).
 
 Layout policies, Python-computed index roles and the layouts built from the logged workload
-(``relayout.FROM_WORKLOAD``) are Python; a session whose driver is Python registers
+(``relayout.python_layouts``: PAW, QDTREE, and AUTO, the columns chosen from it) are Python; a session whose driver is Python registers
 :class:`SqlOptimizeHandler` with the JVM over py4j's callback server, so that
 ``spark.sql("OPTIMIZE t")`` runs the JVM's strategy loop with the same default policy and roles
 as ``t.optimize()``, and ``OPTIMIZE t LAYOUT PAW`` the same rewrite as ``skipstone.table.relayout``.
@@ -43,14 +43,14 @@ class SqlOptimizeHandler:
             layout = json.loads(layout_json)
             workload = table.workload() if needs_workload(layout["name"]) else None
             result = relayout(spark, table.current(), layout["name"], layout["columns"], workload)
-            return json.dumps([_as_json(result)])
+            return json.dumps([] if result is None else [_as_json(result)])
         except (SkipstoneError, ValueError) as e:  # the statement's error (a spec's own checks raise ValueError)
             return json.dumps({"error": str(e)})
 
     def layouts(self) -> str:
-        from skipstone.table.relayout import FROM_WORKLOAD
+        from skipstone.table.relayout import python_layouts
 
-        return json.dumps(list(FROM_WORKLOAD))
+        return json.dumps(list(python_layouts()))
 
     def propose(self, jsession: Any, root: str, base_version: int) -> str | None:
         from skipstone.table.driver import PythonDriver
