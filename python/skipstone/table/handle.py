@@ -18,6 +18,7 @@ from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutPolicy
 from skipstone.session import java_call
 from skipstone.table import calibration, manifest, rewrite_report
+from skipstone.table.advice import index_advice
 from skipstone.table.append import AppendResult
 from skipstone.table.continuous import run_continuously
 from skipstone.table.driver import PolicyCallback, PythonDriver, default_policy
@@ -370,6 +371,22 @@ class ManagedTable:
         Row(index='MinMax(a)', kind='minmax', columns=['a'])
         """
         return Skipstone(self._spark, self.root, "parquet").describe()
+
+    def advise(self) -> DataFrame:
+        """Which columns the logged queries filter on, and which skipping index would answer them:
+        per column, how many queries bound it (by a range, by equality), the mean share of files
+        they read, the indexes covering it, and a suggestion with its reason (``MinMax`` for
+        ranges no index answers; ``ValueList``, or ``BloomFilter`` above 1,000 distinct values,
+        for equality no index answers or that MinMax cannot skip on an unclustered column).
+
+        >>> for day in (5, 6, 7):
+        ...     _ = spark.read.parquet(t.root).where(f"b = {day}").count()
+        >>> t.advise().select("column", "queries", "indexes", "suggestion").collect()
+        [Row(column='b', queries=3, indexes=['MinMax(b)'], suggestion='ValueList(b)')]
+        >>> print(t.advise().first().reason)      # distinct values are counted approximately
+        MinMax answers its equalities, but the queries read 100% of the files: the column is not clustered; ... distinct values: few enough to list per file
+        """
+        return index_advice(self._spark, self.workload(), self.describe(), self.read())
 
     def drop(self) -> bool:
         """Refused: a managed table's metadata directory is also its log. Delete the table's

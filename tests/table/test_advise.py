@@ -1,0 +1,42 @@
+"""``t.advise()`` on a managed table: per column its logged queries filter on, the indexes that
+cover it and what to build."""
+from __future__ import annotations
+
+import pytest
+from pyspark.sql import functions as F
+
+from skipstone import Skipstone, ValueList
+from skipstone.layout import KdTree
+
+
+@pytest.fixture
+def table(spark, tmp_path):
+    """a clustered (the layout cuts on it), u with 3,000 values spread over every block."""
+    df = spark.range(6000).select(F.col("id").alias("a"), (F.col("id") * 7919 % 3000).alias("u"))
+    return Skipstone.create(spark, str(tmp_path / "t"), df, layout=KdTree(block_rows=1000, columns=["a"]))
+
+
+def advice(table):
+    return {r.column: r for r in table.advise().collect()}
+
+
+def test_a_table_without_logged_queries_has_no_advice(table):
+    assert table.advise().count() == 0
+
+
+def test_ranges_on_the_clustered_column_are_answered_and_equality_on_a_spread_one_wants_a_bloom_filter(spark, table):
+    for k in range(3):
+        spark.read.parquet(table.root).where(f"a < {1000 * (k + 1)}").count()
+        spark.read.parquet(table.root).where(f"u = {k}").count()
+    found = advice(table)
+    assert (found["a"].queries, found["a"].range_queries, found["a"].suggestion) == (3, 3, None)
+    assert found["a"].indexes == ["MinMax(a)"] and found["a"].files_read_share < 0.5
+    assert (found["u"].equality_queries, found["u"].suggestion) == (3, "BloomFilter(u)")
+    assert found["u"].files_read_share > 0.5 and "not clustered" in found["u"].reason
+
+
+def test_a_range_on_a_column_no_index_covers_wants_minmax(spark, table):
+    table.build(ValueList("u", max_size=10))  # replaces the table's indexes: a has none now
+    spark.read.parquet(table.root).where("a BETWEEN 10 AND 20").count()
+    found = advice(table)["a"]
+    assert (found.indexes, found.suggestion) == ([], "MinMax(a)") and "no index answers" in found.reason
