@@ -40,3 +40,21 @@ def test_a_range_on_a_column_no_index_covers_wants_minmax(spark, table):
     spark.read.parquet(table.root).where("a BETWEEN 10 AND 20").count()
     found = advice(table)["a"]
     assert (found.indexes, found.suggestion) == ([], "MinMax(a)") and "no index answers" in found.reason
+
+
+def test_sql_describe_skipping_advice_has_the_rows_of_advise(spark, table):
+    spark.read.parquet(table.root).where("u IN (1, 2)").count()
+    from_sql = spark.sql(f"DESCRIBE SKIPPING ADVICE ON parquet.`{table.root}`").collect()
+    assert [tuple(r) for r in from_sql] == [tuple(r) for r in table.advise().collect()]
+    assert [(r.column, r.suggestion) for r in from_sql] == [("u", "BloomFilter(u)")]
+
+
+def test_sql_describe_skipping_advice_on_files_that_are_no_table_says_so(spark, tmp_path):
+    spark.range(10).write.parquet(str(tmp_path / "plain"))
+    with pytest.raises(Exception, match="DESCRIBE SKIPPING ADVICE: .* is not a Skipstone table"):
+        spark.sql(f"DESCRIBE SKIPPING ADVICE ON parquet.`{tmp_path / 'plain'}`").collect()
+
+
+def test_sql_describe_skipping_advice_without_python_names_the_python_call(spark, table, without_python):
+    with pytest.raises(Exception, match=r"has no Python driver; run Skipstone.for_path\(spark, '.*'\).advise\(\)"):
+        spark.sql(f"DESCRIBE SKIPPING ADVICE ON parquet.`{table.root}`").collect()

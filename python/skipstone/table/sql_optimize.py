@@ -31,7 +31,7 @@ class SqlOptimizeHandler:
     """The JVM's ``io.skipstone.table.PythonOptimizer``: for ``OPTIMIZE t``, the default layout
     policy's proposal and the Python roles of the table's indexes (the JVM runs the strategy
     loop); for ``OPTIMIZE t LAYOUT``, the rewrite under ``{"name", "columns"}`` of a layout
-    Python builds."""
+    Python builds; for ``DESCRIBE SKIPPING ADVICE``, the table's index advice."""
 
     def optimize(self, jsession: Any, root: str, layout_json: str) -> str:
         from skipstone.table.handle import ManagedTable
@@ -51,6 +51,15 @@ class SqlOptimizeHandler:
         from skipstone.table.relayout import python_layouts
 
         return json.dumps(list(python_layouts()))
+
+    def advise(self, jsession: Any, root: str) -> str:
+        """``DESCRIBE SKIPPING ADVICE ON t``: the rows of ``t.advise()``, as JSON objects."""
+        from skipstone.table.handle import ManagedTable
+
+        try:
+            return json.dumps([r.asDict() for r in ManagedTable(_session(jsession), root).advise().collect()])
+        except (SkipstoneError, ValueError) as e:
+            return json.dumps({"error": str(e)})
 
     def propose(self, jsession: Any, root: str, base_version: int) -> str | None:
         from skipstone.table.driver import PythonDriver

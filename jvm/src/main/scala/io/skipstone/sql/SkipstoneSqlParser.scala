@@ -47,6 +47,7 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
     case CreateSkippingIndex(target, indexes) => Some(CreateSkippingIndexCommand(target, indexes))
     case RefreshSkippingIndex(target) => Some(RefreshSkippingIndexCommand(target))
     case DescribeSkippingIndex(target) => Some(DescribeSkippingIndexCommand(target))
+    case DescribeSkippingAdvice(target) => Some(DescribeSkippingAdviceCommand(target))
     case DropSkippingIndex(target) => Some(DropSkippingIndexCommand(target))
     case OptimizeTable(target, layout) => Some(OptimizeCommand(target, layout))
     case VacuumTable(target, hours, dryRun) => Some(VacuumCommand(target, hours, dryRun))

@@ -43,6 +43,7 @@ final case class CreateSkippingIndex(target: Target, indexes: Seq[IndexSpec]) ex
 final case class RefreshSkippingIndex(target: Target) extends SkipstoneStatement
 final case class DescribeSkippingIndex(target: Target) extends SkipstoneStatement
 final case class DropSkippingIndex(target: Target) extends SkipstoneStatement
+final case class DescribeSkippingAdvice(target: Target) extends SkipstoneStatement
 final case class OptimizeTable(target: Target, layout: Option[LayoutSpec]) extends SkipstoneStatement
 final case class VacuumTable(target: Target, retainHours: Option[Double], dryRun: Boolean) extends SkipstoneStatement
 final case class DescribeHistory(target: Target) extends SkipstoneStatement

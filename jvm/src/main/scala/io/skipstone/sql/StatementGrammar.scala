@@ -89,6 +89,7 @@ object StatementGrammar extends RegexParsers {
   private val refresh = kws("REFRESH", "SKIPPING", "INDEX") ~> on ^^ RefreshSkippingIndex
   private val describe = (kw("DESCRIBE") | kw("DESC")) ~> kws("SKIPPING", "INDEX") ~> on ^^ DescribeSkippingIndex
   private val drop = kws("DROP", "SKIPPING", "INDEX") ~> on ^^ DropSkippingIndex
+  private val advice = (kw("DESCRIBE") | kw("DESC")) ~> kws("SKIPPING", "ADVICE") ~> on ^^ DescribeSkippingAdvice
   private val showStats = kws("SHOW", "SKIPPING", "STATS") ^^ (_ => ShowSkippingStats)
 
   private val layout = kw("LAYOUT") ~> identifier ~ opt(kw("BY") ~> columns) ^^ { case name ~ cols =>
@@ -119,6 +120,7 @@ object StatementGrammar extends RegexParsers {
     ("REFRESH SKIPPING INDEX", kws("REFRESH", "SKIPPING", "INDEX"), refresh),
     ("DESCRIBE SKIPPING INDEX", (kw("DESCRIBE") | kw("DESC")) ~ kws("SKIPPING", "INDEX"), describe),
     ("DROP SKIPPING INDEX", kws("DROP", "SKIPPING", "INDEX"), drop),
+    ("DESCRIBE SKIPPING ADVICE", (kw("DESCRIBE") | kw("DESC")) ~ kws("SKIPPING", "ADVICE"), advice),
     ("SHOW SKIPPING STATS", kws("SHOW", "SKIPPING"), showStats),
     ("OPTIMIZE", kw("OPTIMIZE"), optimize),
     ("VACUUM", kw("VACUUM"), vacuum),

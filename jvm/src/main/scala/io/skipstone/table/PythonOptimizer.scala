@@ -18,8 +18,15 @@ trait PythonOptimizer extends PythonDriver {
    */
   def optimize(session: SparkSession, root: String, layoutJson: String): String
 
-  /** The names (lower case, a JSON list) of the layouts Python builds: `["paw", "qdtree"]`. */
+  /** The names (lower case, a JSON list) of the layouts Python builds: `["paw", "qdtree", "auto"]`. */
   def layouts(): String
+
+  /**
+   * The skipping-index advice for the managed table at `root` from its logged workload (Python's
+   * `t.advise()`): a JSON list of rows (objects named as `DESCRIBE SKIPPING ADVICE`'s columns),
+   * or `{"error": message}`.
+   */
+  def advise(session: SparkSession, root: String): String
 }
 
 object PythonOptimizer {
