@@ -72,6 +72,8 @@ def test_layout_auto_lays_the_table_out_by_the_columns_its_queries_filter_on(spa
     assert last.policy == "AutoColumns" and sorted(info["columns"]) == ["a", "b"]
     assert info["gain_per_query"] > 0 and info["predicted_benefit"] > 0 and info["builder"] in ("KdTree", "Amoeba")
     assert as_multiset(table.read()) == as_multiset(rows(spark))
+    detail = table.detail().first()  # the table's spec is the chosen one: DESCRIBE DETAIL and INSERT OVERWRITE use it
+    assert sorted(detail.layoutColumns) == ["a", "b"] and detail.layout == info["builder"]
     answers, after = run_both_ways(spark, query_on_a_and_b(spark, table, 1000))  # equal to plain Spark's
     assert len(answers) > 0 and after.files_skipped > before.files_skipped
 

@@ -24,7 +24,7 @@ None
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -51,7 +51,8 @@ class LayoutChange:
     pay its cost, ``horizon_queries`` how long the workload's patterns last and
     ``predicted_benefit`` what the change saves over that horizon. A policy that chooses the
     layout columns (``AutoColumns``) also reports ``columns``, the ``builder`` of the new tree
-    and its ``gain_per_query``.
+    and its ``gain_per_query``; a change that rebuilds the whole table by a layout spec gives the
+    ``spec``'s JSON, which the table records as its ``layout.spec`` (not a history field).
     """
 
     tree: Layout
@@ -69,6 +70,7 @@ class LayoutChange:
     columns: tuple[str, ...] = ()
     builder: str = ""
     gain_per_query: float | None = None
+    spec: Mapping[str, Any] | None = None
 
     def history_fields(self) -> dict[str, str | float | list[str]]:
         """The optional fields a policy set, by name, for a table to log next to benefit and cost.

@@ -134,8 +134,11 @@ def change_document(p: OptimizePlan, reason: str | None = None) -> dict[str, Any
     if reason is not None:
         info["reason"] = reason
     # Strict JSON: the log's reader (Jackson) refuses NaN and infinities, which a policy's benefit may be.
-    return {"layout": layout_to_json(change.tree), "rewritten": [int(b) for b in change.rewritten_blocks],
-            "info": finite(info)}
+    document = {"layout": layout_to_json(change.tree), "rewritten": [int(b) for b in change.rewritten_blocks],
+                "info": finite(info)}
+    if getattr(change, "spec", None) is not None:  # a whole-table rebuild by a spec: the table's layout.spec
+        document["spec"] = dict(change.spec)  # type: ignore[union-attr]
+    return document
 
 
 def apply(spark: SparkSession, p: OptimizePlan, reason: str = "") -> OptimizeResult:

@@ -103,4 +103,4 @@ class AutoColumns:
         return LayoutChange(choice.tree, tuple(sorted(int(b) for b in tree.block_ids)), predicted, choice.rewrite_cost,
                             description, break_even_queries=choice.break_even_queries, horizon_queries=horizon,
                             predicted_benefit=predicted, columns=choice.columns, builder=choice.builder,
-                            gain_per_query=choice.gain_per_query)
+                            gain_per_query=choice.gain_per_query, spec=choice.spec.to_json())

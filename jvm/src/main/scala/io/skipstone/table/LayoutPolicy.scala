@@ -26,9 +26,12 @@ trait LayoutPolicy {
  * A layout change a policy proposes: the new layout, the blocks of the base's layout it drops
  * (their files are rewritten, every other block keeps its files), and what the policy says of it
  * as the history shows it (`policy`, `benefit`, `cost`, `description`, and `reason` when it is
- * not the policy's name and description).
+ * not the policy's name and description). A change that rebuilds the whole table by a layout
+ * spec (Python's `AutoColumns`: a k-d tree over the columns the workload chose) gives the `spec`,
+ * which the table records as its `layout.spec`, as `OPTIMIZE t LAYOUT` does.
  */
-final case class ProposedChange(layout: LayoutDocument, rewritten: Seq[Long], info: JObject) {
+final case class ProposedChange(layout: LayoutDocument, rewritten: Seq[Long], info: JObject,
+                                spec: Option[JObject] = None) {
   def benefit: Double = ProposedChange.number(info \ "benefit")
   def cost: Double = ProposedChange.number(info \ "cost")
   /** Why, as the history's `reason`: the info's own, else "policy <name>: <description>". */
@@ -56,14 +59,15 @@ object ProposedChange {
 
   /**
    * The JSON a Python policy's proposal crosses py4j as (`skipstone.table.optimize.change_document`):
-   * `{"layout": document, "rewritten": [block...], "info": {...}}`, or `{"error": message}` when
+   * `{"layout": document, "rewritten": [block...], "info": {...}, "spec": {...}?}`, or `{"error": message}` when
    * the policy failed, which is thrown as a [[PolicyFailed]].
    */
   def fromJson(text: String): ProposedChange = {
     val json = JsonMethods.parse(text)
     (json \ "error").extractOpt[String].foreach(message => throw new PolicyFailed(message))
     ProposedChange(LayoutDocument.read(json \ "layout"), (json \ "rewritten").extract[Seq[Long]],
-      json \ "info" match { case o: JObject => o; case _ => JObject() })
+      json \ "info" match { case o: JObject => o; case _ => JObject() },
+      json \ "spec" match { case o: JObject => Some(o); case _ => None })
   }
 
   /** A benefit or cost as the commit info holds it: a number, or Python's spelling of NaN and the infinities. */

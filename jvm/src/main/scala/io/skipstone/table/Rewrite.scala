@@ -2,11 +2,13 @@ package io.skipstone.table
 
 import org.apache.spark.sql.SparkSession
 import org.json4s.JsonDSL._
+import org.json4s.jackson.JsonMethods
 
 /**
  * A layout change a policy proposed (the layout strategy): the blocks the new layout drops are
  * read and their rows routed into the blocks it adds; the OPTIMIZE version lists the new files
- * instead of the old and records the new layout. Only those blocks are read and written. A
+ * instead of the old and records the new layout (and, for a whole-table rebuild that names its
+ * spec, the spec as `layout.spec`). Only those blocks are read and written. A
  * [[TableTransaction]] with failpoints `optimize.afterWrite`, `.afterMetadata`, `.afterCommit`;
  * it loses to any concurrent change of the layout or of the blocks it rewrites, and then leaves
  * nothing behind (the policy plans again on the winner's version).
@@ -30,7 +32,9 @@ object Rewrite {
     val old = txn.base.files.filter(f => dropped.contains(f.block))
     val committed = txn.commit(TableWrite("OPTIMIZE", txn.rowsOf(old), Routing.ThroughLayout(change.layout, added), old,
       Some(change.layout), change.commitInfo ~ ("strategy" -> "layout") ~ ("selected" -> old.map(_.path).sorted) ~
-        ("bytesRead" -> old.map(_.size).sum) ~ ("blocksRewritten" -> change.rewritten) ~ ("blocksAdded" -> added)),
+        ("bytesRead" -> old.map(_.size).sum) ~ ("blocksRewritten" -> change.rewritten) ~ ("blocksAdded" -> added),
+      properties = change.spec.map(spec => Map("layout.spec" -> JsonMethods.compact(JsonMethods.render(spec))))
+        .getOrElse(Map.empty)),
       roles)
     OptimizeResult(committed.snapshot.version, change.benefit, change.cost, committed.rows, committed.added.size,
       old.size, "layout", change.reason, old.map(_.size).sum)
