@@ -40,7 +40,8 @@ def paths(spark, tmp_path_factory) -> dict[str, str]:
 def test_the_doc_has_examples_of_every_statement():
     text = " ".join(sql_blocks()).upper()
     for statement in ("CREATE SKIPPING INDEX", "REFRESH SKIPPING INDEX", "DESCRIBE SKIPPING INDEX", "DROP SKIPPING INDEX",
-                      "SHOW SKIPPING STATS", "EXPLAIN", "DESCRIBE HISTORY", "DESCRIBE DETAIL", "SET TBLPROPERTIES", "VACUUM", "OPTIMIZE"):
+                      "SHOW SKIPPING STATS", "EXPLAIN", "DESCRIBE HISTORY", "DESCRIBE DETAIL", "SET TBLPROPERTIES", "VACUUM", "OPTIMIZE",
+                      "LAYOUT AUTO", "DESCRIBE SKIPPING ADVICE"):
         assert statement in text
 
 

@@ -96,8 +96,8 @@ def relayout_auto(spark: SparkSession, base: manifest.TableVersion, columns: Seq
         raise SkipstoneError(f"{shown}: it chooses the columns from the table's logged workload and takes no BY")
     logged = workload_queries(workload, base) if workload is not None else []
     if not logged:
-        raise SkipstoneError(f"{shown}: the table has no logged workload yet; run queries on it first "
-                             "(they are logged when workloadLog.enabled is on)")
+        raise SkipstoneError(f"{shown}: the table has no logged workload yet (no logged query with a filter); "
+                             "run queries on it first (they are logged while workloadLog.enabled is on)")
     if not any(template_of(q) for q in logged[-WORKLOAD_WINDOW:]):
         raise SkipstoneError(f"{shown}: none of its last {min(len(logged), WORKLOAD_WINDOW)} logged queries "
                              f"filters on a layout column ({', '.join(base.tree.schema.names)})")
