@@ -58,3 +58,17 @@ def test_sql_describe_skipping_advice_on_files_that_are_no_table_says_so(spark, 
 def test_sql_describe_skipping_advice_without_python_names_the_python_call(spark, table, without_python):
     with pytest.raises(Exception, match=r"has no Python driver; run Skipstone.for_path\(spark, '.*'\).advise\(\)"):
         spark.sql(f"DESCRIBE SKIPPING ADVICE ON parquet.`{table.root}`").collect()
+
+
+def test_the_tables_doc_example_runs(spark, tmp_path):
+    import re
+    from pathlib import Path
+
+    from skipstone import BloomFilter, MinMax
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "tables.md").read_text()
+    section = doc.split("## Index advice", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, flags=re.S).group(1).replace("/tmp/skipstone-demo", str(tmp_path))
+    scope = {"spark": spark, "Skipstone": Skipstone, "KdTree": KdTree, "MinMax": MinMax, "BloomFilter": BloomFilter}
+    exec(code, scope)
+    assert {r.column: r.suggestion for r in scope["t"].advise().collect()} == {"a": None, "u": None}  # u answered now
