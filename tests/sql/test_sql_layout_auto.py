@@ -84,6 +84,7 @@ def test_layout_auto_on_a_table_already_laid_out_by_its_workload_commits_nothing
     version = table.version
     m = optimize_auto(spark, table)
     assert m.version is None and table.version == version
+    assert m.reason.startswith("nothing to optimize: LAYOUT AUTO kept the table's layout")
 
 
 def test_auto_columns_from_python_commits_the_choice_when_the_gain_outweighs_the_rewrite(spark, table):

@@ -41,7 +41,10 @@ final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) ext
       case (None, python) => iterate(session, root, python)
     }
     val rows = results.map(r => OptimizeCommand.row(session, root, Some(r)))
-    if (rows.isEmpty) Seq(OptimizeCommand.row(session, root, None)) else rows
+    // only a layout Python chooses (LAYOUT AUTO) may find nothing to change
+    val nothing = layout.fold(OptimizeCommand.NothingToDo)(l => s"nothing to optimize: ${OptimizeCommand.describe(l)} " +
+      "kept the table's layout, which serves its logged queries as well as any it would build")
+    if (rows.isEmpty) Seq(OptimizeCommand.row(session, root, None, nothing)) else rows
   }
 
   /**
@@ -109,14 +112,20 @@ object OptimizeCommand {
     s" --layout ${l.name}" + (if (l.columns.isEmpty) "" else s" --columns ${l.columns.mkString(",")}")
   }
 
-  /** A result row; the bytes added are read from the committed version (the files it lists that its predecessor did not). */
-  def row(session: SparkSession, root: String, result: Option[OptimizeResult]): Row = result match {
-    case None => Row(root, Row(null, null, "nothing to optimize: no strategy selected anything", 0L, 0L, 0L, 0L, 0L, 0.0, 0.0))
-    case Some(r) =>
-      val conf = session.sessionState.newHadoopConf()
-      val before = TableLog.read(conf, root, r.version - 1).livePaths
-      val bytesAdded = TableLog.read(conf, root, r.version).files.filterNot(f => before.contains(f.path)).map(_.size).sum
-      Row(root, Row(r.version, r.strategy, r.reason, r.filesAdded, r.filesRemoved, bytesAdded, r.bytesRead,
-        r.rowsRewritten, r.benefit, r.cost))
-  }
+  val NothingToDo = "nothing to optimize: no strategy selected anything"
+
+  /**
+   * A result row; the bytes added are read from the committed version (the files it lists that
+   * its predecessor did not). Without a result, the row says `nothing` happened.
+   */
+  def row(session: SparkSession, root: String, result: Option[OptimizeResult], nothing: String = NothingToDo): Row =
+    result match {
+      case None => Row(root, Row(null, null, nothing, 0L, 0L, 0L, 0L, 0L, 0.0, 0.0))
+      case Some(r) =>
+        val conf = session.sessionState.newHadoopConf()
+        val before = TableLog.read(conf, root, r.version - 1).livePaths
+        val bytesAdded = TableLog.read(conf, root, r.version).files.filterNot(f => before.contains(f.path)).map(_.size).sum
+        Row(root, Row(r.version, r.strategy, r.reason, r.filesAdded, r.filesRemoved, bytesAdded, r.bytesRead,
+          r.rowsRewritten, r.benefit, r.cost))
+    }
 }
