@@ -165,7 +165,7 @@ def choose_columns(tree: Layout, workload: Sequence[Query], sample: LayoutData, 
             cost = _mean_cost(candidate, distinct, cost_model)
             if best is None or cost < best[0]:
                 best = (cost, columns, builder, spec, candidate)
-    if best is None or current - best[0] < margin * current:
+    if best is None or not current - best[0] > margin * current:  # a tree that saves nothing is never chosen
         return None
     cost, columns, builder, spec, candidate = best
     return ColumnChoice(tuple(sample.schema.names[c] for c in columns), builder, spec, candidate, current, cost,
