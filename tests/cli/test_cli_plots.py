@@ -181,6 +181,7 @@ def test_create_layout_kdtree_is_kd_with_a_deprecation_note(cli: Any, spark: Any
     (["--layout", "kd", "--columns", "zz"], "no layout column 'zz'"),
     (["--layout", "spiral"], "unknown layout (one of AMOEBA, KD, RANGE, ZORDER, HILBERT, PAW, QDTREE, AUTO)"),
     (["--layout", "qdtree", "--columns", "a"], "it cuts where the logged queries cut and takes no columns"),
+    (["--layout", "auto", "--columns", "a"], "it chooses the columns from the table's logged workload and takes no BY"),
 ])
 def test_optimize_options_that_do_not_fit_are_named(cli: Any, table: str, args: list[str], message: str) -> None:
     run = cli("optimize", table, *args)
