@@ -12,8 +12,11 @@ on every table in turn, so the machine's load drifts over all methods alike. Met
   upfront tree. These never change.
 - ``adaptive``: the upfront tree, optimized every ``--optimize-every`` queries by
   ``AmoebaAdaptive``; ``bounded``: the same tree optimized by ``BoundedRewrite`` (bounded units,
-  a byte budget of ``--budget-share`` of the table, the rent-or-buy trigger). Their deciding
-  (the policy's plan, reading the log and sample) and rewriting count in their total.
+  a byte budget of ``--budget-share`` of the table, the rent-or-buy trigger); ``auto``: by
+  ``AutoColumns`` (the whole table re-laid out over the columns the workload filters, once the
+  gain over the patterns' horizon outweighs the rewrite); ``bounded-auto``: the better of the
+  two at each step (``BestOf``). Their deciding (the policy's plan, reading the log and sample)
+  and rewriting count in their total.
 - ``clairvoyant``: per phase, PAW built from that phase's own queries, its build free: the bound
   no policy that learns from the past can beat by much.
 - With ``--peers``: Delta Lake's ``OPTIMIZE ZORDER BY`` and liquid clustering and Iceberg's
@@ -56,9 +59,12 @@ def static_specs(phase_columns: list[str]) -> dict[str, Callable[[int], Any]]:
 
 def policies(window: int, budget_bytes: float) -> dict[str, Any]:
     """The adaptive methods: each starts from Amoeba's upfront tree and is optimized by its policy."""
-    from skipstone.layout import AmoebaAdaptive, BoundedRewrite
+    from skipstone.layout import AmoebaAdaptive, AutoColumns, BestOf, BoundedRewrite
 
-    return {"adaptive": AmoebaAdaptive(window=30), "bounded": BoundedRewrite(window=window, budget_bytes=budget_bytes)}
+    bounded = BoundedRewrite(window=window, budget_bytes=budget_bytes)
+    auto = AutoColumns(window=window)
+    return {"adaptive": AmoebaAdaptive(window=30), "bounded": bounded, "auto": auto,
+            "bounded-auto": BestOf((bounded, auto))}
 
 
 DEFAULT_METHODS = "fullscan,sorted,kd,zorder,amoeba,adaptive,bounded,clairvoyant"
@@ -268,7 +274,7 @@ class ShiftingBench:
 
         table = self.tables[method]
         started = time.perf_counter()
-        planned = plan(self.spark, table.current(), table.workload(), self.policies[method])
+        planned = plan(self.spark, table.current(), None, self.policies[method])  # None: the table's own log
         decided = time.perf_counter() - started
         run.plan_s += decided
         run.optimizations += 1

@@ -16,7 +16,7 @@ from skipstone.table.optimize import change_document, plan
 from skipstone.table.transaction import PythonRoles, operations, python_roles
 
 if TYPE_CHECKING:
-    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql import SparkSession
 
 
 def default_policy() -> LayoutPolicy:
@@ -29,7 +29,7 @@ def propose(spark: SparkSession, policy: LayoutPolicy, root: str, base_version: 
     the JVM reads it (``ProposedChange.fromJson``); None when it proposes none."""
     base = manifest.TableVersion.from_json(
         root, java_call(operations(spark).Tables.snapshot, spark._jsparkSession, root, int(base_version)))
-    planned = plan(spark, base, _workload(spark, root), policy)
+    planned = plan(spark, base, None, policy)  # None: the table's log, read without a Spark job
     if planned is None:
         return None
     return json.dumps(change_document(planned), allow_nan=False)
@@ -77,9 +77,3 @@ class PythonDriver:
 
     class Java:
         implements = ["io.skipstone.table.PythonDriver"]
-
-
-def _workload(spark: SparkSession, root: str) -> DataFrame:
-    from pyspark.sql import DataFrame
-
-    return DataFrame(operations(spark).Tables.workload(spark._jsparkSession, root), spark)

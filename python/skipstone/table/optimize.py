@@ -8,13 +8,14 @@ import dataclasses
 import json
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence, Union
 
 from skipstone.errors import SkipstoneError
 from skipstone.layout.cost_model import model_to_json
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
 from skipstone.layout.serialization import layout_to_json
+from skipstone.session import java_call
 from skipstone.table import manifest, settings
 from skipstone.table.block_births import birth_versions, log_positions
 from skipstone.table.container import read_sample
@@ -58,33 +59,55 @@ class OptimizeResult:
                               int(d["bytesRead"]))
 
 
-def workload_queries(workload: DataFrame, base: manifest.TableVersion) -> list[Query]:
+Logged = Union["DataFrame", Sequence[tuple[str, int]], None]
+
+
+def workload_queries(workload: Logged, base: manifest.TableVersion, spark: SparkSession | None = None) -> list[Query]:
     """The logged predicates as the layout's queries, oldest first; ones it cannot read are skipped."""
-    return [q for q, _ in logged_queries(workload, base)]
+    return [q for q, _ in logged_queries(workload, base, spark)]
 
 
-def logged_queries(workload: DataFrame, base: manifest.TableVersion) -> list[tuple[Query, int]]:
+def logged_predicates(spark: SparkSession, root: str) -> list[tuple[str, int]]:
+    """(predicate JSON, version read) of every logged query of the table, oldest first, read by
+    the driver without a Spark job (``io.skipstone.table.Tables.loggedPredicatesJson``)."""
+    text = java_call(operations(spark).Tables.loggedPredicatesJson, spark._jsparkSession, root)
+    return [(str(p), int(v)) for p, v in json.loads(text)]
+
+
+def logged_queries(workload: Logged, base: manifest.TableVersion,
+                   spark: SparkSession | None = None) -> list[tuple[Query, int]]:
     """The logged predicates as the layout's queries, oldest first, each with the version it
-    read; ones it cannot read are skipped."""
+    read; ones it cannot read are skipped. ``workload`` is the table's log as ``t.workload()``
+    gives it, (predicate, version) pairs, or None for the table's own log (``spark`` needed)."""
     schema = base.tree.schema
+    if workload is None:
+        if spark is None:
+            raise ValueError("logged_queries: without a workload, give the session to read the table's log")
+        pairs = logged_predicates(spark, base.root)
+    elif isinstance(workload, (list, tuple)):
+        pairs = list(workload)
+    else:
+        pairs = [(r.predicate, int(r.version)) for r in
+                 workload.where("predicate IS NOT NULL").orderBy("time").select("predicate", "version").collect()]
     out = []
-    for r in workload.where("predicate IS NOT NULL").orderBy("time").select("predicate", "version").collect():
+    for predicate, version in pairs:
         try:
-            out.append((Query.from_json(json.loads(r.predicate), schema), int(r.version)))
+            out.append((Query.from_json(json.loads(predicate), schema), int(version)))
         except (ValueError, TypeError, KeyError) as e:
-            warnings.warn(f"Skipstone: ignoring logged predicate {r.predicate}: {e}", stacklevel=2)
+            warnings.warn(f"Skipstone: ignoring logged predicate {predicate}: {e}", stacklevel=2)
     return out
 
 
-def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, policy: LayoutPolicy) -> OptimizePlan | None:
-    """The change ``policy`` proposes for ``base`` from the logged workload, or None. The policy
+def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, policy: LayoutPolicy) -> OptimizePlan | None:
+    """The change ``policy`` proposes for ``base`` from the logged workload (None: the table's
+    own log, read without a Spark job; see ``logged_queries``), or None. The policy
     is first given what the table knows, by the methods it has: its block size (``for_table``),
     bytes per row measured from its files (``with_bytes_per_row``), its calibrated prices
     (``with_prices``, from the ``cost.*`` settings ``t.calibrate()`` stores; a policy keeps
     prices it was given) and from which logged query on each block existed (``with_block_births``)."""
     tree = base.tree
     sample = read_sample(spark, base.root, base.properties["layout.sample"], tree.schema)
-    logged = logged_queries(workload, base)
+    logged = logged_queries(workload, base, spark)
     for_table = getattr(policy, "for_table", None)
     if callable(for_table):  # policies that need the table's target block size (PawRebuild)
         policy = for_table(float(base.properties["layout.blockRows"]))
@@ -111,11 +134,8 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: DataFrame, 
 
 def commit_log(spark: SparkSession, base: manifest.TableVersion) -> list[tuple[int, str, dict[str, Any]]]:
     """(version, operation, commit info) of each retained commit up to ``base``, oldest first."""
-    from pyspark.sql import DataFrame
-
-    history = DataFrame(operations(spark).Tables.history(spark._jsparkSession, base.root), spark)
-    rows = history.where(f"version <= {int(base.version)}").select("version", "operation", "commit_info").collect()
-    return sorted((int(r.version), str(r.operation), json.loads(r.commit_info or "{}")) for r in rows)
+    text = java_call(operations(spark).Tables.commitInfosJson, spark._jsparkSession, base.root)
+    return sorted((int(v), str(op), info or {}) for v, op, info in json.loads(text) if int(v) <= int(base.version))
 
 
 def change_document(p: OptimizePlan, reason: str | None = None) -> dict[str, Any]:

@@ -85,6 +85,28 @@ object Tables {
     session.createDataFrame(rows.asJava, StructType.fromDDL("path STRING, size LONG, modification_time LONG"))
   }
 
+  /**
+   * The logged predicates, oldest first, as a JSON array of `[predicate JSON, version read]`:
+   * what an optimizer plans from, without a Spark job (one per call cost a second under load).
+   */
+  def loggedPredicatesJson(session: SparkSession, root: String): String = {
+    flushWorkload(session)
+    val logged = WorkloadLogReader.records(session, root)
+      .filter(r => !r.isNullAt(0) && !r.isNullAt(1) && !r.isNullAt(2))
+      .sortBy(_.getLong(0))
+      .map(r => JArray(List(JString(r.getString(2)), JInt(r.getLong(1)))))
+    JsonMethods.compact(JsonMethods.render(JArray(logged.toList)))
+  }
+
+  /** Each retained commit's version, operation and commit info, oldest first, as a JSON array of
+   * `[version, operation, info]` (the part of [[history]] a policy reads, without a Spark job). */
+  def commitInfosJson(session: SparkSession, root: String): String = {
+    val conf = session.sessionState.newHadoopConf()
+    val commits = TableLog.versions(conf, root).map(TableLog.read(conf, root, _))
+      .map(s => JArray(List(JInt(s.version), JString(s.operation), s.commitInfo)))
+    JsonMethods.compact(JsonMethods.render(JArray(commits.toList)))
+  }
+
   /** The columns of [[history]] (Python's `t.history()`, SQL's `DESCRIBE HISTORY`). */
   val HistorySchema: StructType = StructType.fromDDL("version LONG, timestamp TIMESTAMP, operation STRING, " +
     "benefit DOUBLE, cost DOUBLE, rows_rewritten LONG, files_added LONG, files_removed LONG, files LONG, rows LONG, " +

@@ -29,13 +29,24 @@ private[table] object WorkloadLogReader {
   val Schema: StructType = StructType.fromDDL(WorkloadRecord.Schema)
 
   def frame(session: SparkSession, root: String): DataFrame = {
+    val (conf, files) = listed(session, root)
+    if (files.size > DriverFileLimit) session.read.schema(Schema).json(WorkloadLog.dir(root).toString)
+    else session.createDataFrame(read(conf, files).asJava, Schema)
+  }
+
+  /** Every record as a row of [[Schema]], in no particular order. */
+  def records(session: SparkSession, root: String): Seq[Row] = {
+    val (conf, files) = listed(session, root)
+    if (files.size > DriverFileLimit) frame(session, root).collect().toSeq else read(conf, files)
+  }
+
+  private def listed(session: SparkSession, root: String): (Configuration, Seq[Path]) = {
     val dir = WorkloadLog.dir(root)
     val conf = session.sessionState.newHadoopConf()
     val fs = dir.getFileSystem(conf)
     val files = if (fs.exists(dir)) fs.listStatus(dir).toSeq.filter(s => s.isFile && s.getPath.getName.endsWith(".json"))
       else Seq.empty
-    if (files.size > DriverFileLimit) session.read.schema(Schema).json(dir.toString)
-    else session.createDataFrame(read(conf, files.map(_.getPath)).asJava, Schema)
+    (conf, files.map(_.getPath))
   }
 
   private def read(conf: Configuration, files: Seq[Path]): Seq[Row] = {
