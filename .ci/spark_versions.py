@@ -93,14 +93,24 @@ def pytest_counts(out: str) -> dict[str, int]:
             for n, word in re.findall(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)", closing)}
 
 
-def check(version: str, tests: list[str]) -> Result:
-    """Install pyspark==version in its own venv, build the jar with it, run the tests on a copy."""
-    result = Result(version)
-    venv = os.path.join(CACHE, version)
+def venv_python(venv: str) -> str:
+    """The interpreter of the venv at ``venv``, which is created when missing."""
     python = os.path.join(venv, "bin", "python")
     if not os.path.exists(python):
         subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-    code, out = timed(result, "install", [python, "-m", "pip", "install", "-q", f"pyspark=={version}", *DEPENDENCIES])
+    return python
+
+
+def install_command(python: str, version: str, extra: tuple[str, ...] = ()) -> list[str]:
+    """pip's command that puts ``pyspark==version``, what the tests import and ``extra`` into the venv."""
+    return [python, "-m", "pip", "install", "-q", f"pyspark=={version}", *DEPENDENCIES, *extra]
+
+
+def check(version: str, tests: list[str]) -> Result:
+    """Install pyspark==version in its own venv, build the jar with it, run the tests on a copy."""
+    result = Result(version)
+    python = venv_python(os.path.join(CACHE, version))
+    code, out = timed(result, "install", install_command(python, version))
     if code:
         result.verdict, result.detail = "install failed", out[-2000:]
         return result

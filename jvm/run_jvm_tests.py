@@ -74,11 +74,18 @@ def jar_name(coordinate: str) -> str:
 
 def fetch_scalatest(cache: str, maven_settings: str | None = None) -> list[str]:
     """The ScalaTest jars, copied from Maven Central (or the settings' mirror) into `cache` the first time."""
+    return fetch_maven_jars(ARTIFACTS, cache, "JVM tests", maven_settings)
+
+
+def fetch_maven_jars(coordinates: list[str], cache: str, purpose: str, maven_settings: str | None = None) -> list[str]:
+    """The jars of `coordinates` (group:artifact:version, each jar alone, not its dependencies),
+    copied with `mvn dependency:copy` into `cache` the first time; `purpose` names who needs
+    them in the messages."""
     os.makedirs(cache, exist_ok=True)
     deadline = time.monotonic() + MAVEN_TIMEOUT_SECONDS
-    missing = [a for a in ARTIFACTS if not os.path.exists(os.path.join(cache, jar_name(a)))]
+    missing = [a for a in coordinates if not os.path.exists(os.path.join(cache, jar_name(a)))]
     if missing and shutil.which("mvn") is None:
-        raise SystemExit("JVM tests need ScalaTest, fetched once with Maven: 'mvn' is not on PATH "
+        raise SystemExit(f"{purpose} need jars fetched once with Maven: 'mvn' is not on PATH "
                          f"(or put {', '.join(jar_name(a) for a in missing)} into {cache})")
     for coordinate in missing:
         cmd = ["mvn", "-B", "-q", *(["-s", maven_settings] if maven_settings else []), "dependency:copy",
@@ -90,13 +97,13 @@ def fetch_scalatest(cache: str, maven_settings: str | None = None) -> list[str]:
             done = subprocess.run(cmd, capture_output=True, text=True,
                                   timeout=max(1.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            raise SystemExit(f"JVM tests: fetching {coordinate} from Maven Central took over "
+            raise SystemExit(f"{purpose}: fetching {coordinate} from Maven Central took over "
                              f"{MAVEN_TIMEOUT_SECONDS} s; is Maven Central reachable? (mvn ... dependency:copy)")
         if done.returncode != 0 or not os.path.exists(os.path.join(cache, jar_name(coordinate))):
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
-            raise SystemExit(f"JVM tests: could not fetch {coordinate} with Maven (is Maven Central "
+            raise SystemExit(f"{purpose}: could not fetch {coordinate} with Maven (is Maven Central "
                              f"reachable?):\n{tail}")
-    return [os.path.join(cache, jar_name(a)) for a in ARTIFACTS]
+    return [os.path.join(cache, jar_name(a)) for a in coordinates]
 
 
 def newest_mtime(folder: str) -> float:
