@@ -10,7 +10,7 @@ PYSPARK := pyspark>=4.3,<4.4
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions
+.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke
 
 install: $(VENV)/.installed $(JAR)
 
@@ -67,6 +67,16 @@ bench-layout-shifting: install $(VENV)/.bench
 # size (docs/maintenance.md); APPENDS_FLAGS="--layout amoeba" for Amoeba
 bench-appends: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.appends $(APPENDS_FLAGS)
+
+# Delta Lake and Iceberg beside Skipstone on one Spark (docs/peers.md): their jars from Maven
+# Central into .cache/peer-jars, and for the smoke run a venv of the Spark they share
+# (.cache/peer-spark, pyspark 4.1) with Skipstone's jar built for it. Downloads: not in CI.
+PEERS := $(PY) -m benchmarks.layout_spark.peer_runtime
+peer-jars: install
+	$(PEERS) jars
+
+bench-peers-smoke: install
+	$(PEERS) run -m benchmarks.layout_spark.spark_peers --smoke
 
 demo: install
 	$(PY) -m skipstone demo

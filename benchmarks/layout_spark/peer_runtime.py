@@ -1,0 +1,129 @@
+"""The one Spark that Skipstone, Delta Lake and Iceberg share in the layout benchmark (docs/peers.md).
+
+Delta Lake 4.4.0 is built for Spark 4.0, 4.1 and 4.2, Iceberg 1.12.0 for Spark 4.1 only, and
+neither for 4.3, the project's own pyspark. So the peers run on pyspark 4.1 in a venv of their
+own, made the way `make test-spark-versions` makes one (`.ci/spark_versions.py`), with
+Skipstone's jar compiled by that pyspark's Scala compiler into a copy of the Python package
+(the checkout's jar, built for 4.3, is left alone). Everything lives in `.cache/` (git-ignored):
+
+    .cache/peer-jars/    Delta's and Iceberg's jars, from Maven Central (`make peer-jars`)
+    .cache/peer-spark/   the venv, and python/skipstone with the jar built for it
+
+    python -m benchmarks.layout_spark.peer_runtime jars                 # `make peer-jars`
+    python -m benchmarks.layout_spark.peer_runtime run -m MODULE ARGS   # MODULE on the peers' Spark
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from types import ModuleType
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+JARS_CACHE = os.path.join(ROOT, ".cache", "peer-jars")
+SPARK_CACHE = os.path.join(ROOT, ".cache", "peer-spark")
+
+# Delta 4.1.0 built for Spark 4.1.0 broke on Spark 4.1.2 (binary changes within a minor), so
+# the patch release is pinned too: change the three together, and run `make bench-peers-smoke`.
+SPARK = "4.1.4"
+DELTA = "4.4.0"
+ICEBERG = "1.12.0"
+_MINOR = SPARK.rsplit(".", 1)[0]
+# Each jar alone: the rest of what Delta's pom lists is Spark's own (provided) or the Delta
+# kernel, which the Spark connector's SQL paths used here do not load.
+ARTIFACTS = [
+    f"io.delta:delta-spark_{_MINOR}_2.13:{DELTA}",
+    f"io.delta:delta-storage:{DELTA}",
+    f"org.apache.iceberg:iceberg-spark-runtime-{_MINOR}_2.13:{ICEBERG}",
+]
+# What the peers' venv holds besides pyspark and what the skipping tests import (spark_versions.py)
+EXTRA_REQUIREMENTS = ("tpchgen-cli>=1",)
+
+
+def _load(name: str, path: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[name] = module  # dataclasses look their module up while the module runs
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def jar_paths(cache: str = JARS_CACHE) -> list[str]:
+    """The peers' jars in ``cache``; fails naming `make peer-jars` when one is missing."""
+    paths = [os.path.join(cache, _jar_name(a)) for a in ARTIFACTS]
+    missing = [p for p in paths if not os.path.exists(p)]
+    if missing:
+        raise SystemExit(f"the peers' jars are missing ({', '.join(os.path.basename(p) for p in missing)}): "
+                         "run `make peer-jars`")
+    return paths
+
+
+def fetch_jars(cache: str = JARS_CACHE, maven_settings: str | None = None) -> list[str]:
+    """Delta's and Iceberg's jars, copied from Maven Central into ``cache`` the first time."""
+    tests = _load("run_jvm_tests", os.path.join(ROOT, "jvm", "run_jvm_tests.py"))
+    return tests.fetch_maven_jars(ARTIFACTS, cache, "The Delta and Iceberg peers", maven_settings)
+
+
+def _jar_name(coordinate: str) -> str:
+    _, artifact, version = coordinate.split(":")
+    return f"{artifact}-{version}.jar"
+
+
+@dataclass(frozen=True)
+class Runtime:
+    python: str      # the venv's interpreter, pyspark SPARK in it
+    pythonpath: str  # the copy of python/ whose jar that pyspark compiled, then the checkout (benchmarks)
+
+    def command(self, args: list[str]) -> tuple[list[str], dict[str, str]]:
+        env = dict(os.environ, PYTHONPATH=self.pythonpath, PYSPARK_PYTHON=self.python)
+        return [self.python, *args], env
+
+
+def prepared(cache: str = SPARK_CACHE) -> Runtime:
+    """The venv with pyspark SPARK (made and filled the first time) and Skipstone for it:
+    python/skipstone copied afresh, its jar rebuilt when a Scala source is newer."""
+    versions = _load("spark_versions", os.path.join(ROOT, ".ci", "spark_versions.py"))
+    python = versions.venv_python(os.path.join(cache, f"venv-{SPARK}"))
+    installed = os.path.join(cache, f"venv-{SPARK}", ".installed")
+    if not os.path.exists(installed):
+        print(f"installing pyspark {SPARK} into {os.path.dirname(installed)}", flush=True)
+        subprocess.run(versions.install_command(python, SPARK, EXTRA_REQUIREMENTS), check=True)
+        open(installed, "w").close()
+    jar = os.path.join(cache, f"skipstone-spark-{SPARK}.jar")
+    sources = glob.glob(os.path.join(ROOT, "jvm", "src", "main", "**", "*"), recursive=True)
+    if not os.path.exists(jar) or os.path.getmtime(jar) < max(os.path.getmtime(f) for f in sources):
+        print(f"building {jar} with pyspark {SPARK}", flush=True)
+        subprocess.run([python, os.path.join(ROOT, "jvm", "build_jar.py"), jar], check=True)
+    package = os.path.join(cache, "python", "skipstone")
+    shutil.rmtree(package, ignore_errors=True)
+    shutil.copytree(os.path.join(ROOT, "python", "skipstone"), package,
+                    ignore=shutil.ignore_patterns("jars", "__pycache__"))
+    os.makedirs(os.path.join(package, "jars"))
+    shutil.copy2(jar, os.path.join(package, "jars", "skipstone.jar"))
+    return Runtime(python, os.pathsep.join([os.path.dirname(package), ROOT]))
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--maven-settings", help="a settings.xml for mvn (a mirror of Maven Central, a proxy)")
+    parser.add_argument("what", choices=["jars", "run"],
+                        help="jars: fetch Delta's and Iceberg's jars into .cache/peer-jars; "
+                             "run: the peers' python with the arguments that follow")
+    # everything after `run` is the peers' python's, options included
+    head = argv[:argv.index("run") + 1] if "run" in argv else argv
+    args = parser.parse_args(head)
+    fetched = fetch_jars(maven_settings=args.maven_settings)
+    if args.what == "jars":
+        print("\n".join(fetched))
+        return 0
+    cmd, env = prepared().command(argv[len(head):])
+    return subprocess.run(cmd, env=env, cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
