@@ -71,11 +71,12 @@ bench-appends: install $(VENV)/.bench
 # Delta Lake and Iceberg beside Skipstone on one Spark (docs/peers.md): their jars from Maven
 # Central into .cache/peer-jars, and for the smoke run a venv of the Spark they share
 # (.cache/peer-spark, pyspark 4.1) with Skipstone's jar built for it. Downloads: not in CI.
-PEERS := $(PY) -m benchmarks.layout_spark.peer_runtime
-peer-jars: install
+# Neither needs .venv: that venv is the peers' own, made by the python3 that runs this.
+PEERS := python3 -m benchmarks.layout_spark.peer_runtime
+peer-jars:
 	$(PEERS) jars
 
-bench-peers-smoke: install
+bench-peers-smoke:
 	$(PEERS) run -m benchmarks.layout_spark.spark_peers --smoke
 
 demo: install
