@@ -13,7 +13,7 @@ through ``benchmarks.layout_spark.peer_runtime``)::
 
     spark = peer_session(work)
     table = build(spark, "delta-zorder", source, work, target_bytes=8 << 20, columns=["a", "b"])
-    answer, seconds, files, size = run_query(spark, table.relation, "a < 10", "count(*)")
+    answer, seconds, files, size = run_query(spark, table, "a < 10", "count(*)")
 
     python -m benchmarks.layout_spark.peer_runtime run -m benchmarks.layout_spark.spark_peers --smoke
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import shutil
 import sys
@@ -29,6 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ICEBERG_CATALOG = "iceberg"
 ICEBERG_NAMESPACE = "peers"
 SKIPSTONE_EXTENSION = "io.skipstone.SkipstoneExtension"
@@ -98,7 +100,10 @@ def _conf(spark: Any, settings: dict[str, str]) -> Iterator[None]:
         yield
     finally:
         for key, value in before.items():
-            spark.conf.unset(key) if value is None else spark.conf.set(key, value)
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
 
 
 def _timed(run: Callable[[], Any]) -> float:
@@ -107,18 +112,18 @@ def _timed(run: Callable[[], Any]) -> float:
     return time.perf_counter() - started
 
 
-def _delta(spark: Any, method: str, source: str, work: str, target_bytes: int, columns: Sequence[str]) -> PeerTable:
+def _delta(spark: Any, method: str, source: str, work: str, target_bytes: int, columns: Sequence[str],
+           liquid: bool) -> PeerTable:
     path = os.path.join(work, method)
     relation = f"delta.`{path}`"
     cols = ", ".join(columns)
-    liquid = method == "delta-liquid"
-    # Delta's optimize writes about (bytes of its input) / maxFileSize files, for Z-order and
+    # Delta's OPTIMIZE writes about (bytes of its input) / maxFileSize files, for Z-order and
     # for liquid clustering alike (OptimizeExecutor.runOptimizeBinJob)
     with _conf(spark, {"spark.databricks.delta.optimize.maxFileSize": str(target_bytes)}):
         if liquid:
             write_s = _timed(lambda: spark.sql(f"CREATE TABLE {relation} USING delta CLUSTER BY ({cols}) "
                                                f"AS SELECT * FROM parquet.`{source}`").collect())
-            # the first OPTIMIZE clusters every file (none is clustered yet), all in one ZCube
+            # No file is clustered yet, so this clusters them all, in one ZCube below 150 GB
             optimize_s = _timed(lambda: spark.sql(f"OPTIMIZE {relation}").collect())
         else:
             write_s = _timed(lambda: spark.read.parquet(source).write.format("delta").save(path))
@@ -127,7 +132,8 @@ def _delta(spark: Any, method: str, source: str, work: str, target_bytes: int, c
     return PeerTable(method, relation, write_s, optimize_s, int(detail[0]), int(detail[1]))
 
 
-def _iceberg(spark: Any, method: str, source: str, work: str, target_bytes: int, columns: Sequence[str]) -> PeerTable:
+def _iceberg(spark: Any, method: str, source: str, work: str, target_bytes: int, columns: Sequence[str],
+             zorder: bool) -> PeerTable:
     name = f"{ICEBERG_NAMESPACE}.{method.replace('-', '_')}"
     relation = f"{ICEBERG_CATALOG}.{name}"
     spark.sql(f"DROP TABLE IF EXISTS {relation}")
@@ -136,7 +142,7 @@ def _iceberg(spark: Any, method: str, source: str, work: str, target_bytes: int,
     write_s = _timed(lambda: spark.sql(f"CREATE TABLE {relation} USING iceberg "
                                        "TBLPROPERTIES ('write.parquet.compression-codec' = 'snappy') "
                                        f"AS SELECT * FROM parquet.`{source}`").collect())
-    order = f"zorder({', '.join(columns)})" if method == "iceberg-zorder" else ", ".join(columns)
+    order = f"zorder({', '.join(columns)})" if zorder else ", ".join(columns)
     optimize_s = _timed(lambda: spark.sql(
         f"CALL {ICEBERG_CATALOG}.system.rewrite_data_files(table => '{name}', strategy => 'sort', "
         f"sort_order => '{order}', options => map('target-file-size-bytes', '{target_bytes}', "
@@ -145,11 +151,12 @@ def _iceberg(spark: Any, method: str, source: str, work: str, target_bytes: int,
     return PeerTable(method, relation, write_s, optimize_s, int(files[0]), int(files[1] or 0))
 
 
+# name -> builder(spark, method, source, work, target_bytes, columns)
 PEERS: dict[str, Callable[..., PeerTable]] = {
-    "delta-zorder": _delta,
-    "delta-liquid": _delta,
-    "iceberg-sort": _iceberg,
-    "iceberg-zorder": _iceberg,
+    "delta-zorder": functools.partial(_delta, liquid=False),
+    "delta-liquid": functools.partial(_delta, liquid=True),
+    "iceberg-sort": functools.partial(_iceberg, zorder=False),
+    "iceberg-zorder": functools.partial(_iceberg, zorder=True),
 }
 
 
@@ -225,9 +232,11 @@ def _scala_keys(scala_map: Any) -> list[str]:
     return out
 
 
-def run_query(spark: Any, relation: str, where_sql: str, select_sql: str) -> tuple[list[tuple], float, int, int]:
-    """``SELECT select_sql FROM relation WHERE where_sql``: its answer, the seconds it took,
-    and the files and bytes its scans read (after the engine's skipping)."""
+def run_query(spark: Any, peer: PeerTable | str, where_sql: str, select_sql: str) -> tuple[list[tuple], float, int, int]:
+    """``SELECT select_sql FROM <peer's relation> WHERE where_sql``: its answer, the seconds
+    ``collect()`` took, and the files and bytes its scans read (after the engine's skipping).
+    ``peer`` is a :class:`PeerTable` or any SQL relation (``parquet.`path``` too)."""
+    relation = peer.relation if isinstance(peer, PeerTable) else peer
     df = spark.sql(f"SELECT {select_sql} FROM {relation} WHERE {where_sql}")
     started = time.perf_counter()
     rows = df.collect()
@@ -239,17 +248,31 @@ def run_query(spark: Any, relation: str, where_sql: str, select_sql: str) -> tup
 # ----------------------------------------------------------------------------- smoke
 
 
-SMOKE_COLUMNS = ("a", "d")
-SMOKE_QUERIES = (
-    "a BETWEEN 100 AND 149",
-    "d < DATE'1993-01-01'",
-    "a < 50 AND d > DATE'1997-06-30'",
-    "b >= 9000",  # on no layout column: every layout reads about everything
-)
-SMOKE_SELECT = "count(*), sum(id), min(b), max(c)"
+@dataclass(frozen=True)
+class SmokeCase:
+    """What the smoke lays out and asks: the layout columns, the conditions, the aggregates
+    (exact ones, so that every layout's answer must equal plain Parquet's to the last digit)."""
+    columns: tuple[str, ...]
+    conditions: tuple[str, ...]
+    select: str
 
 
-def smoke_source(spark: Any, path: str, rows: int, files: int) -> str:
+GENERATED = SmokeCase(
+    columns=("a", "d"),
+    conditions=("a BETWEEN 100 AND 149", "d < DATE'1993-01-01'", "a < 50 AND d > DATE'1997-06-30'",
+                "b >= 9000"),  # on no layout column: every layout reads about everything
+    select="count(*), sum(id), min(b), max(c)")
+# The denormalized TPC-H table of the layout benchmark, on the columns a Z-order user would pick there
+TPCH = SmokeCase(
+    columns=("l_shipdate", "o_orderdate", "l_quantity", "r_name"),
+    conditions=("l_shipdate BETWEEN DATE'1994-01-01' AND DATE'1994-03-31'",
+                "l_quantity < 5 AND r_name = 'ASIA'",
+                "o_orderdate < DATE'1992-07-01' AND l_shipdate > DATE'1992-06-15'",
+                "p_size = 10"),
+    select="count(*), sum(l_extendedprice * (1 - l_discount))")
+
+
+def generated_source(spark: Any, path: str, rows: int, files: int) -> str:
     """``rows`` rows in ``files`` Parquet files of random order: ints, a date, a decimal, a string."""
     from pyspark.sql import functions as F
 
@@ -265,8 +288,9 @@ def smoke_source(spark: Any, path: str, rows: int, files: int) -> str:
     return path
 
 
-def smoke(rows: int, files: int, target_files: int) -> int:
-    """Every peer on a generated table, a few range queries each, answers checked against
+def smoke(case: SmokeCase, make_source: Callable[[Any, str], str], target_files: int) -> int:
+    """Every peer, and Skipstone's own Z-order as a managed table, on the Parquet files
+    ``make_source(spark, work)`` writes; ``case``'s queries on each, answers checked against
     plain Parquet's; prints what each read. Returns the number of wrong answers."""
     from skipstone import Skipstone
     from skipstone.layout import ZOrder
@@ -275,29 +299,29 @@ def smoke(rows: int, files: int, target_files: int) -> int:
     spark = peer_session(work)
     wrong = checked = 0
     try:
-        source = smoke_source(spark, os.path.join(work, "source"), rows, files)
-        total = sum(os.path.getsize(os.path.join(source, n)) for n in os.listdir(source) if n.endswith(".parquet"))
-        target = max(1, total // target_files)
-        print(f"source: {rows:,} rows, {files} files, {total:,} bytes; target file {target:,} bytes; "
-              f"columns {', '.join(SMOKE_COLUMNS)}", flush=True)
-        tables = {"parquet": PeerTable("parquet", f"parquet.`{source}`", 0.0, 0.0, files, total)}
+        source = make_source(spark, work)
+        sizes = [os.path.getsize(os.path.join(source, n)) for n in os.listdir(source) if n.endswith(".parquet")]
+        rows = spark.read.parquet(source).count()
+        target = max(1, sum(sizes) // target_files)
+        print(f"source: {rows:,} rows, {len(sizes)} files, {sum(sizes):,} bytes; target file {target:,} bytes; "
+              f"columns {', '.join(case.columns)}", flush=True)
+        tables = {"parquet": PeerTable("parquet", f"parquet.`{source}`", 0.0, 0.0, len(sizes), sum(sizes))}
         for method in PEERS:
-            tables[method] = build(spark, method, source, work, target, SMOKE_COLUMNS)
-        # Skipstone's own Z-order beside them, on the same Spark, as a managed table
+            tables[method] = build(spark, method, source, work, target, case.columns)
         started = time.perf_counter()
         managed = Skipstone.create(spark, os.path.join(work, "skipstone-zorder"), spark.read.parquet(source),
-                                   layout=ZOrder(columns=list(SMOKE_COLUMNS), block_rows=max(1, rows // target_files)))
+                                   layout=ZOrder(columns=list(case.columns), block_rows=max(1, rows // target_files)))
         live = managed.files().selectExpr("count(*)", "sum(size)").first()
         tables["skipstone-zorder"] = PeerTable("skipstone-zorder", f"parquet.`{managed.root}`", 0.0,
                                                time.perf_counter() - started, int(live[0]), int(live[1]))
         for t in tables.values():
             print(f"  {t.method:17s} {t.files:4d} files {t.bytes:>12,} bytes  write {t.write_s:5.1f} s  "
                   f"layout {t.optimize_s:5.1f} s", flush=True)
-        for where in SMOKE_QUERIES:
+        for where in case.conditions:
             reference = None
             print(f"WHERE {where}", flush=True)
             for t in tables.values():
-                answer, seconds, files_read, bytes_read = run_query(spark, t.relation, where, SMOKE_SELECT)
+                answer, seconds, files_read, bytes_read = run_query(spark, t, where, case.select)
                 if reference is None:
                     reference = answer
                 else:
@@ -315,14 +339,24 @@ def smoke(rows: int, files: int, target_files: int) -> int:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--smoke", action="store_true", help="every peer on a small generated table")
-    parser.add_argument("--rows", type=int, default=300_000)
-    parser.add_argument("--files", type=int, default=8, help="files of the generated source")
+    parser.add_argument("--smoke", action="store_true", help="every peer on a small table, answers checked")
+    parser.add_argument("--rows", type=int, default=300_000, help="rows of the generated table")
+    parser.add_argument("--files", type=int, default=8, help="files of the source")
+    parser.add_argument("--tpch", type=float, metavar="SF",
+                        help="the benchmark's denormalized TPC-H at this scale factor instead (e.g. 0.01)")
+    parser.add_argument("--cache", default=os.path.join(ROOT, "benchmarks", ".data"), help="where TPC-H is kept")
     parser.add_argument("--target-files", type=int, default=16, help="the layouts' files: source bytes / this")
     args = parser.parse_args(argv)
     if not args.smoke:
         parser.error("nothing to do: --smoke")
-    return 1 if smoke(args.rows, args.files, args.target_files) else 0
+    if args.tpch:
+        from benchmarks.layout_spark.tpch_data import denormalized
+
+        case, make_source = TPCH, lambda spark, work: denormalized(spark, args.tpch, args.cache, args.files)
+    else:
+        case, make_source = GENERATED, lambda spark, work: generated_source(
+            spark, os.path.join(work, "source"), args.rows, args.files)
+    return 1 if smoke(case, make_source, args.target_files) else 0
 
 
 if __name__ == "__main__":
