@@ -17,7 +17,7 @@ sys.path.insert(0, ROOT)
 
 from benchmarks.layout_spark import peer_runtime  # noqa: E402
 from benchmarks.layout_spark.spark_peers import (DELTA_EXTENSION, ICEBERG_EXTENSION,  # noqa: E402
-                                                 SKIPSTONE_EXTENSION, session_configs)
+                                                 SKIPSTONE_EXTENSION, ScanRead, scan_read, session_configs)
 
 
 def test_deltas_parser_sees_statements_first_so_optimize_on_a_delta_table_is_deltas():
@@ -47,6 +47,66 @@ def test_peer_jars_are_one_delta_and_one_iceberg_build_for_the_same_spark_minor(
     minor = peer_runtime.SPARK.rsplit(".", 1)[0]
     assert f"io.delta:delta-spark_{minor}_2.13:{peer_runtime.DELTA}" in peer_runtime.ARTIFACTS
     assert f"org.apache.iceberg:iceberg-spark-runtime-{minor}_2.13:{peer_runtime.ICEBERG}" in peer_runtime.ARTIFACTS
+
+
+class _Seq:
+    """What py4j hands back for a Scala Seq or Map: size/apply, contains/apply."""
+    def __init__(self, items):
+        self.items = items
+
+    def size(self):
+        return len(self.items)
+
+    def apply(self, key):
+        return self.items[key]
+
+    def contains(self, key):
+        return key in self.items
+
+
+class _Metric:
+    def __init__(self, value):
+        self._value = value
+
+    def value(self):
+        return self._value
+
+
+class _Node:
+    """A py4j SparkPlan node: its class's simple name, metrics, children (or an inner plan)."""
+    def __init__(self, kind, children=(), metrics=None, inner=None):
+        self.kind, self._children, self._metrics, self.inner = kind, list(children), metrics or {}, inner
+
+    def getClass(self):
+        return self
+
+    def getSimpleName(self):
+        return self.kind
+
+    def children(self):
+        return _Seq(self._children)
+
+    def metrics(self):
+        return _Seq({k: _Metric(v) for k, v in self._metrics.items()})
+
+    def executedPlan(self):
+        return self.inner
+
+    def plan(self):
+        return self.inner
+
+
+def test_files_and_bytes_read_are_summed_over_the_scans_inside_adaptive_query_stages():
+    delta_scan = _Node("FileSourceScanExec", metrics={"numFiles": 3, "filesSize": 300})
+    iceberg_scan = _Node("BatchScanExec", metrics={"resultDataFiles": 2, "totalDataFileSize": 50})
+    stage = _Node("ShuffleQueryStageExec", inner=_Node("ShuffleExchangeExec", [iceberg_scan]))
+    plan = _Node("AdaptiveSparkPlanExec", inner=_Node("HashAggregateExec", [_Node("UnionExec", [delta_scan, stage])]))
+    assert scan_read(plan) == ScanRead(files=5, bytes=350)
+
+
+def test_a_plan_with_no_known_scan_is_an_error_not_zero_files_read():
+    with pytest.raises(ValueError, match="LocalTableScanExec"):
+        scan_read(_Node("LocalTableScanExec"))
 
 
 def _peers_ready() -> bool:
