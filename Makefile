@@ -10,7 +10,7 @@ PYSPARK := pyspark>=4.3,<4.4
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke
+.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers
 
 install: $(VENV)/.installed $(JAR)
 
@@ -78,6 +78,10 @@ peer-jars:
 
 bench-peers-smoke:
 	$(PEERS) run -m benchmarks.layout_spark.spark_peers --smoke
+
+# bench-layout-shifting with the peers, run on their Spark (SHIFT_FLAGS as there)
+bench-layout-shifting-peers:
+	$(PEERS) run -m benchmarks.layout_spark.shifting --peers $(SHIFT_FLAGS)
 
 demo: install
 	$(PY) -m skipstone demo

@@ -66,11 +66,12 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def bench_jar() -> str:
     """The benchmarks' own jar (PlanningBenchmark, ScaleBenchmark), rebuilt when a benchmark
     source or the product jar is newer: it is compiled against the product jar, which ships
-    without it."""
+    without it. ``SKIPSTONE_BENCH_JAR`` puts it elsewhere: a run on another Spark (the Delta
+    and Iceberg peers', benchmarks/layout_spark/peer_runtime.py) keeps its own."""
     spec = importlib.util.spec_from_file_location("build_jar", os.path.join(_ROOT, "jvm", "build_jar.py"))
     build_jar = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(build_jar)  # type: ignore[union-attr]
-    jar = build_jar.BENCH_JAR
+    jar = os.environ.get("SKIPSTONE_BENCH_JAR", build_jar.BENCH_JAR)
     inputs = [skipstone.jar_path(), *glob.glob(os.path.join(build_jar.BENCH_SOURCES, "**", "*.scala"), recursive=True)]
     if not os.path.exists(jar) or os.path.getmtime(jar) < max(os.path.getmtime(f) for f in inputs):
         print(f"building {jar}", flush=True)

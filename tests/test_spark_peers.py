@@ -43,6 +43,13 @@ def test_iceberg_catalog_keeps_its_tables_under_the_work_directory():
     assert configs["spark.sql.catalog.iceberg.warehouse"] == "/tmp/work/iceberg"
 
 
+def test_liquid_clustering_may_order_on_the_six_columns_of_the_shifting_benchmark():
+    from benchmarks.layout_spark.shifting_workload import PHASES
+
+    limit = session_configs("/tmp/work", [])["spark.databricks.delta.clusteredTable.numClusteringColumnsLimit"]
+    assert int(limit) >= len({c for pair in PHASES for c in pair})
+
+
 def test_peer_jars_are_one_delta_and_one_iceberg_build_for_the_same_spark_minor():
     minor = peer_runtime.SPARK.rsplit(".", 1)[0]
     assert f"io.delta:delta-spark_{minor}_2.13:{peer_runtime.DELTA}" in peer_runtime.ARTIFACTS

@@ -41,8 +41,9 @@ ARTIFACTS = [
     f"io.delta:delta-storage:{DELTA}",
     f"org.apache.iceberg:iceberg-spark-runtime-{_MINOR}_2.13:{ICEBERG}",
 ]
-# What the peers' venv holds besides pyspark and what the skipping tests import (spark_versions.py)
-EXTRA_REQUIREMENTS = ("tpchgen-cli>=1",)
+# What the peers' venv holds besides pyspark and what the skipping tests import (spark_versions.py):
+# the layout benchmarks' TPC-H generator and plots
+EXTRA_REQUIREMENTS = ("tpchgen-cli>=1", "matplotlib>=3.7")
 
 
 def _load(name: str, path: str) -> ModuleType:
@@ -78,9 +79,11 @@ def _jar_name(coordinate: str) -> str:
 class Runtime:
     python: str      # the venv's interpreter, pyspark SPARK in it
     pythonpath: str  # the copy of python/ whose jar that pyspark compiled, then the checkout (benchmarks)
+    bench_jar: str   # where benchmarks.harness builds the benchmarks' jar for this Spark
 
     def command(self, args: list[str]) -> tuple[list[str], dict[str, str]]:
-        env = dict(os.environ, PYTHONPATH=self.pythonpath, PYSPARK_PYTHON=self.python)
+        env = dict(os.environ, PYTHONPATH=self.pythonpath, PYSPARK_PYTHON=self.python,
+                   SKIPSTONE_BENCH_JAR=self.bench_jar)
         return [self.python, *args], env
 
 
@@ -89,11 +92,14 @@ def prepared(cache: str = SPARK_CACHE) -> Runtime:
     python/skipstone copied afresh, its jar rebuilt when a Scala source is newer."""
     versions = _load("spark_versions", os.path.join(ROOT, ".ci", "spark_versions.py"))
     python = versions.venv_python(os.path.join(cache, f"venv-{SPARK}"))
+    # the marker holds what was installed, so that a changed list installs again
     installed = os.path.join(cache, f"venv-{SPARK}", ".installed")
-    if not os.path.exists(installed):
+    wanted = "\n".join(versions.install_command(python, SPARK, EXTRA_REQUIREMENTS))
+    if not os.path.exists(installed) or open(installed).read() != wanted:
         print(f"installing pyspark {SPARK} into {os.path.dirname(installed)}", flush=True)
         subprocess.run(versions.install_command(python, SPARK, EXTRA_REQUIREMENTS), check=True)
-        open(installed, "w").close()
+        with open(installed, "w") as f:
+            f.write(wanted)
     jar = os.path.join(cache, f"skipstone-spark-{SPARK}.jar")
     sources = glob.glob(os.path.join(ROOT, "jvm", "src", "main", "**", "*"), recursive=True)
     if not os.path.exists(jar) or os.path.getmtime(jar) < max(os.path.getmtime(f) for f in sources):
@@ -105,7 +111,8 @@ def prepared(cache: str = SPARK_CACHE) -> Runtime:
                     ignore=shutil.ignore_patterns("jars", "__pycache__"))
     os.makedirs(os.path.join(package, "jars"))
     shutil.copy2(jar, os.path.join(package, "jars", "skipstone.jar"))
-    return Runtime(python, os.pathsep.join([os.path.dirname(package), ROOT]))
+    return Runtime(python, os.pathsep.join([os.path.dirname(package), ROOT]),
+                   os.path.join(cache, f"skipstone-bench-spark-{SPARK}.jar"))
 
 
 def main(argv: list[str]) -> int:

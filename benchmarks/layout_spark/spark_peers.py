@@ -8,11 +8,11 @@ what that engine's skipping leaves (docs/peers.md):
 - ``iceberg-sort``: an Iceberg table, ``rewrite_data_files`` with ``strategy => 'sort'``;
 - ``iceberg-zorder``: the same with ``sort_order => 'zorder(cols)'``.
 
-It needs the session of :func:`peer_session` (the peers' jars, on the Spark they share: run it
-through ``benchmarks.layout_spark.peer_runtime``)::
+It needs the session of :func:`peer_session`, or any session with :func:`session_configs` (the
+peers' jars, on the Spark they share: run it through ``benchmarks.layout_spark.peer_runtime``)::
 
     spark = peer_session(work)
-    table = build(spark, "delta-zorder", source, work, target_bytes=8 << 20, columns=["a", "b"])
+    table = create_peer(spark, "delta-zorder", source, work, columns=["a", "b"], target_bytes=8 << 20)
     answer, seconds, files, size = run_query(spark, table, "a < 10", "count(*)")
 
     python -m benchmarks.layout_spark.peer_runtime run -m benchmarks.layout_spark.spark_peers --smoke
@@ -36,14 +36,19 @@ ICEBERG_NAMESPACE = "peers"
 SKIPSTONE_EXTENSION = "io.skipstone.SkipstoneExtension"
 DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
 ICEBERG_EXTENSION = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
+MAX_CLUSTERING_COLUMNS = 8
 
 
-def session_configs(work: str, jars: Sequence[str]) -> dict[str, str]:
-    """The Spark settings the peers need beside Skipstone's: their ``jars``, the three
-    extensions, Delta's catalog as the session catalog, and an Iceberg Hadoop catalog named
-    ``iceberg`` whose warehouse is ``work/iceberg``."""
+def session_configs(work: str | None = None, jars: Sequence[str] | None = None) -> dict[str, str]:
+    """The Spark settings the peers need beside Skipstone's: their ``jars`` (default: those of
+    ``.cache/peer-jars``), the three extensions, Delta's catalog as the session catalog, and an
+    Iceberg Hadoop catalog named ``iceberg`` whose warehouse is ``work/iceberg`` (default: a
+    new temporary directory)."""
+    from benchmarks.layout_spark.peer_runtime import jar_paths
+
+    work = work if work is not None else tempfile.mkdtemp(prefix="skipstone-peers-")
     return {
-        "spark.jars": ",".join(jars),
+        "spark.jars": ",".join(jars if jars is not None else jar_paths()),
         # Each extension's parser wraps the ones before it, so the last sees a statement first:
         # Delta's, so that `OPTIMIZE ... ZORDER BY` and `DESCRIBE DETAIL` on a Delta table are
         # Delta's (Skipstone's parser would claim them). Anything else falls through to Iceberg's,
@@ -55,6 +60,9 @@ def session_configs(work: str, jars: Sequence[str]) -> dict[str, str]:
         f"spark.sql.catalog.{ICEBERG_CATALOG}.warehouse": os.path.join(work, "iceberg"),
         # Delta skips files on the min/max statistics it writes (on by default; said so to be sure)
         "spark.databricks.delta.stats.skipping": "true",
+        # Liquid clustering takes at most 4 columns by default (a static setting): the peers
+        # get as many as Skipstone's layouts do
+        "spark.databricks.delta.clusteredTable.numClusteringColumnsLimit": str(MAX_CLUSTERING_COLUMNS),
     }
 
 
@@ -63,16 +71,13 @@ def peer_session(work: str, app: str = "skipstone-peers", jars: Sequence[str] | 
     import skipstone
     from pyspark.sql import SparkSession
 
-    from benchmarks.layout_spark.peer_runtime import jar_paths
-
     builder = (SparkSession.builder.master("local[2]").appName(app)
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                .config("spark.driver.memory", "6g").config("spark.sql.session.timeZone", "UTC"))
-    for key, value in session_configs(work, list(jars) if jars is not None else jar_paths()).items():
+    for key, value in session_configs(work, jars).items():
         builder = builder.config(key, value)
     spark = skipstone.configure(builder).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {ICEBERG_CATALOG}.{ICEBERG_NAMESPACE}")
     return spark
 
 
@@ -143,6 +148,7 @@ def _iceberg(spark: Any, method: str, source: str, work: str, target_bytes: int,
              zorder: bool) -> PeerTable:
     name = f"{ICEBERG_NAMESPACE}.{method.replace('-', '_')}"
     relation = f"{ICEBERG_CATALOG}.{name}"
+    spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {ICEBERG_CATALOG}.{ICEBERG_NAMESPACE}")
     spark.sql(f"DROP TABLE IF EXISTS {relation}")
     # Snappy, as Spark's Parquet writer (Delta's and Skipstone's) uses, not Iceberg's zstd:
     # bytes read compare layouts, not codecs
@@ -172,7 +178,8 @@ PEERS: dict[str, Callable[..., PeerTable]] = {
 }
 
 
-def build(spark: Any, method: str, source: str, work: str, target_bytes: int, columns: Sequence[str]) -> PeerTable:
+def create_peer(spark: Any, method: str, source: str, work: str, columns: Sequence[str],
+                target_bytes: int) -> PeerTable:
     """``method``'s copy of the Parquet files at ``source``, laid out on ``columns`` in files
     of about ``target_bytes`` (Delta's tables go under ``work``, Iceberg's into its catalog)."""
     if method not in PEERS:
@@ -319,7 +326,7 @@ def smoke(case: SmokeCase, make_source: Callable[[Any, str], str], target_files:
               f"columns {', '.join(case.columns)}", flush=True)
         tables = {"parquet": PeerTable("parquet", f"parquet.`{source}`", (), 0.0, 0.0, len(sizes), sum(sizes))}
         for method in PEERS:
-            tables[method] = build(spark, method, source, work, target, case.columns)
+            tables[method] = create_peer(spark, method, source, work, case.columns, target)
         started = time.perf_counter()
         managed = Skipstone.create(spark, os.path.join(work, "skipstone-zorder"), spark.read.parquet(source),
                                    layout=ZOrder(columns=list(case.columns), block_rows=max(1, rows // target_files)))
