@@ -58,6 +58,12 @@ def session_configs(work: str | None = None, jars: Sequence[str] | None = None) 
         f"spark.sql.catalog.{ICEBERG_CATALOG}": "org.apache.iceberg.spark.SparkCatalog",
         f"spark.sql.catalog.{ICEBERG_CATALOG}.type": "hadoop",
         f"spark.sql.catalog.{ICEBERG_CATALOG}.warehouse": os.path.join(work, "iceberg"),
+        # Iceberg's actions (rewrite_data_files) register these catalogs in the session when
+        # they are missing; Skipstone's read context counts spark.sql.catalog.* settings, so a
+        # setting that appeared mid-run would make every index built before it stale: no
+        # skipping at all on Skipstone's tables from the first Iceberg rewrite on.
+        "spark.sql.catalog.default_iceberg": "org.apache.iceberg.spark.SparkCatalog",
+        "spark.sql.catalog.default_rewrite_catalog": "org.apache.iceberg.spark.SparkRewriteTableCatalog",
         # Delta skips files on the min/max statistics it writes (on by default; said so to be sure)
         "spark.databricks.delta.stats.skipping": "true",
         # Liquid clustering takes at most 4 columns by default (a static setting): the peers
