@@ -58,8 +58,8 @@ bench-layout-quick: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.bench --quick
 
 # Layouts under a workload that moves (issue 23; docs/layout.md): three phases of 300 queries at
-# SF 1, static layouts, adaptive policies and a clairvoyant bound; SHIFT_FLAGS="--peers" adds Delta
-# Lake and Iceberg on the same Spark, "--sf 10" the large run, "--quick" SF 0.1 in minutes
+# SF 1, static layouts, adaptive policies and a clairvoyant bound; SHIFT_FLAGS="--sf 10" for the
+# large run, "--quick" SF 0.1 in minutes. With Delta Lake and Iceberg: bench-layout-shifting-peers
 bench-layout-shifting: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.shifting $(SHIFT_FLAGS)
 
