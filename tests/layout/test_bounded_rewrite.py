@@ -248,3 +248,27 @@ def test_every_row_a_query_matches_lies_in_a_block_it_reads(changed, random_quer
     for q in random_queries + _hot_workload(data, 6, n=20):
         needed = np.unique(positions[q.matches(data)])
         assert tree.touched(q)[needed].all()
+
+
+def test_held_out_counts_leave_out_the_fitted_positions_and_scale_to_every_query():
+    # positions 0..5: a, b, a, c, b, a; the subtree was cut for positions 0 and 4 (a and b)
+    a, b, c = (Query.from_json({"column": "x", "op": "<=", "value": v}, DATA.schema) for v in (1, 2, 3))
+    log = AccountedQueries.of([a, b, a, c, b, a], first=0)
+    assert log.counts_since(0).tolist() == [3.0, 2.0, 1.0]
+    assert log.counts_since(0, frozenset({0, 4})).tolist() == [2.0, 1.0, 1.0]
+    # 4 held-out queries stand for all 6: each counts 6/4
+    assert log.held_out_counts(0, frozenset({0, 4})).tolist() == [3.0, 1.5, 1.5]
+    # from position 3 on (c, b, a), position 4 fitted: 2 held out stand for 3
+    assert log.held_out_counts(3, frozenset({0, 4})).tolist() == [1.5, 0.0, 1.5]
+    assert log.held_out_counts(0, frozenset()).tolist() == log.counts_since(0).tolist()
+
+
+def test_units_are_cut_for_half_of_many_distinct_queries_and_for_all_of_a_few_repeated():
+    from skipstone.layout.bounded.policy import MIN_DISTINCT_TO_HOLD_OUT, _fitted_positions
+
+    distinct = [Query.from_json({"column": "x", "op": "<=", "value": v / 10}, DATA.schema) for v in range(40)]
+    fitted, held_out = _fitted_positions(distinct, list(range(40)))
+    assert 0 < len(fitted) < 40 and held_out == frozenset(fitted)
+    assert _fitted_positions(distinct, list(range(40))) == (fitted, held_out)  # the same split every time
+    few = [distinct[i % (MIN_DISTINCT_TO_HOLD_OUT - 1)] for i in range(40)]
+    assert _fitted_positions(few, list(range(40))) == (list(range(40)), frozenset())
