@@ -94,11 +94,13 @@ def plot(result: dict[str, Any], path: str) -> None:
     runs = result["methods"]
     fig, axis = plt.subplots(figsize=(12, 5))
     window = 10
-    for method, r in runs.items():
+    colors = plt.get_cmap("tab20").colors  # one color a method: a run has up to a dozen
+    for number, (method, r) in enumerate(runs.items()):
         files = r["per_query_files"]
         smooth = [sum(files[max(0, i - window + 1):i + 1]) / len(files[max(0, i - window + 1):i + 1])
                   for i in range(len(files))]
-        axis.plot(range(1, len(files) + 1), smooth, label=method, linewidth=1.6 if method == "bounded" else 1.0)
+        axis.plot(range(1, len(files) + 1), smooth, label=method, color=colors[number % len(colors)],
+                  linewidth=1.6 if method == "bounded" else 1.0)
     for event in result.get("events", []):
         color = "black" if event["method"] == "bounded" else "grey"
         axis.axvline(event["query"], color=color, linestyle=":", linewidth=0.8)
