@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, Callable
 
 SIMULATED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "layout", "results", "tpch.json")
 WORKLOADS = (("methods", "TPC-H templates (q3, q5, q6, q8, q12, q14, q19 interleaved)"),
@@ -12,16 +12,22 @@ WORKLOADS = (("methods", "TPC-H templates (q3, q5, q6, q8, q12, q14, q19 interle
 
 
 def write_report(result: dict[str, Any], results_dir: str, image_dir: str) -> None:
+    write_files(result, results_dir, os.path.join(image_dir, f"layout-spark-{result['name']}.png"), markdown, plot)
+
+
+def write_files(result: dict[str, Any], results_dir: str, image: str, as_markdown: Callable[[dict[str, Any]], str],
+                draw: Callable[[dict[str, Any], str], None]) -> None:
+    """A run's results as <results_dir>/<name>.json and .md (printed too), and its plot as ``image``."""
     os.makedirs(results_dir, exist_ok=True)
     name = result["name"]
     with open(os.path.join(results_dir, f"{name}.json"), "w") as out:
         json.dump(result, out, indent=1)
-    table = markdown(result)
+    table = as_markdown(result)
     with open(os.path.join(results_dir, f"{name}.md"), "w") as out:
         out.write(table)
     print(table)
     try:
-        plot(result, os.path.join(image_dir, f"layout-spark-{name}.png"))
+        draw(result, image)
     except ImportError:
         print("matplotlib is missing: no plot (pip install -e '.[bench]')")
 

@@ -2,26 +2,16 @@
 files each method reads per query over time, with the rewrite events marked."""
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
+
+from benchmarks.layout_spark.report import write_files
 
 STATIC = ("sorted", "kd", "zorder", "amoeba")  # the workload-free layouts (zorder knows the columns)
 
 
 def write_report(result: dict[str, Any], results_dir: str, image_dir: str) -> None:
-    os.makedirs(results_dir, exist_ok=True)
-    name = result["name"]
-    with open(os.path.join(results_dir, f"{name}.json"), "w") as out:
-        json.dump(result, out, indent=1)
-    text = markdown(result)
-    with open(os.path.join(results_dir, f"{name}.md"), "w") as out:
-        out.write(text)
-    print(text)
-    try:
-        plot(result, os.path.join(image_dir, f"layout-{name}.png"))
-    except ImportError:
-        print("matplotlib is missing: no plot (pip install -e '.[bench]')")
+    write_files(result, results_dir, os.path.join(image_dir, f"layout-{result['name']}.png"), markdown, plot)
 
 
 def markdown(result: dict[str, Any]) -> str:
