@@ -98,3 +98,18 @@ def test_a_policy_option_out_of_range_is_refused_by_name():
         AutoColumns(margin=1.5)
     with pytest.raises(ValueError, match="AutoColumns.builders"):
         AutoColumns(builders=("Hilbert",))
+
+
+def test_once_a_new_template_takes_over_the_choice_is_made_from_its_queries_alone(data):
+    # a window of 100: 75 queries on (a, b), then 25 on (c, d). Over the whole window (a, b)
+    # weigh more; the queries since (c, d)'s run began call for (c, d)
+    tree = build_kd_tree(data, block_rows=250, columns=["a", "b"])
+    moved = ranges(data, "ab", 75, seed=4) + ranges(data, "cd", 25, seed=5)
+    policy = rows_policy(window=100)
+    assert set(policy.choose(tree, moved, data).columns) == {"c", "d"}
+    whole = choose_columns(tree, moved, data, block_rows=250, cost_model=RowsRead(), write_multiplier=1, window=100)
+    assert whole is None or set(whole.columns) != {"c", "d"}  # what the whole window said
+    # too few queries of the new template yet: the whole window decides
+    early = ranges(data, "ab", 90, seed=4) + ranges(data, "cd", 10, seed=5)
+    early_choice = policy.choose(tree, early, data)
+    assert early_choice is None or set(early_choice.columns) != {"c", "d"}

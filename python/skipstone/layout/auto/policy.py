@@ -37,6 +37,9 @@ from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 
 
+MIN_RECENT_QUERIES = 20  # the fewest queries since a new template took over that a choice is made from
+
+
 @dataclass(frozen=True)
 class AutoColumns:
     """A ``LayoutPolicy``: the whole table re-laid out over the columns the recent queries call
@@ -81,10 +84,22 @@ class AutoColumns:
         return replace(self, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
 
     def choose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> ColumnChoice | None:
-        """The columns the recent queries call for and what they save, gate aside."""
+        """The columns the recent queries call for and what they save, gate aside. Recent means
+        the window, or less once a new template has taken over within it: the queries since
+        its run began, if there are ``MIN_RECENT_QUERIES`` (on Spark, a window still holding
+        the phase before kept the old phase's layout for three quarters of the next)."""
         block_rows = self.block_rows or tree.total_rows / max(1, tree.block_count)
-        return choose_columns(tree, workload, sample, block_rows, self.cost_model, self.write_multiplier,
+        return choose_columns(tree, self._recent(workload), sample, block_rows, self.cost_model, self.write_multiplier,
                               self.window, self.max_columns, self.hot_share, self.builders, self.margin)
+
+    def _recent(self, workload: Sequence[Query]) -> Sequence[Query]:
+        queries = list(workload)
+        patterns = workload_patterns(queries, self.window, self.hot_share)
+        starts = [p.start for p in patterns.patterns if len(p.templates) == 1]
+        newest = max(starts, default=0)
+        if newest > patterns.window_start and len(queries) - newest >= MIN_RECENT_QUERIES:
+            return queries[newest:]
+        return queries
 
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
         choice = self.choose(tree, workload, sample)
