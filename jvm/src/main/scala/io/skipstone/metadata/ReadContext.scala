@@ -179,6 +179,9 @@ object ReadContext {
     "spark.sql.extensions", "spark.sql.queryExecutionListeners", "spark.sql.streaming.",
     "spark.sql.execution.arrow.pyspark.", "spark.sql.sources.bucketing.", "spark.sql.bucketing.",
     "spark.sql.optimizer.dynamicPartitionPruning.",
+    // catalogs resolve names to tables; the files of a relation already resolved read alike
+    // (Iceberg's rewrite_data_files registers catalogs in the session as it runs)
+    "spark.sql.catalog.", "spark.sql.defaultCatalog",
     // external Java types of dates and timestamps (java.time or java.sql), never the values read
     "spark.sql.datetime.java8API.enabled", "spark.sql.artifact.isolation.enabled",
     // write-side only: how files are written, never how they are read
