@@ -50,14 +50,6 @@ def test_liquid_clustering_may_order_on_the_six_columns_of_the_shifting_benchmar
     assert int(limit) >= len({c for pair in PHASES for c in pair})
 
 
-def test_iceberg_action_catalogs_are_registered_up_front_so_skipstone_indexes_stay_fresh():
-    # rewrite_data_files adds them when missing, and Skipstone's read context counts
-    # spark.sql.catalog.* settings: set mid-run, they would stop all skipping on Skipstone's tables
-    configs = session_configs("/tmp/work", [])
-    assert configs["spark.sql.catalog.default_iceberg"] == "org.apache.iceberg.spark.SparkCatalog"
-    assert configs["spark.sql.catalog.default_rewrite_catalog"] == "org.apache.iceberg.spark.SparkRewriteTableCatalog"
-
-
 def test_peer_jars_are_one_delta_and_one_iceberg_build_for_the_same_spark_minor():
     minor = peer_runtime.SPARK.rsplit(".", 1)[0]
     assert f"io.delta:delta-spark_{minor}_2.13:{peer_runtime.DELTA}" in peer_runtime.ARTIFACTS

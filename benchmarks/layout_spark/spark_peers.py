@@ -30,10 +30,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
+from skipstone.session import EXTENSION_CLASS
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ICEBERG_CATALOG = "iceberg"
 ICEBERG_NAMESPACE = "peers"
-SKIPSTONE_EXTENSION = "io.skipstone.SkipstoneExtension"
+SKIPSTONE_EXTENSION = EXTENSION_CLASS  # the product's own name for it
 DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
 ICEBERG_EXTENSION = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
 MAX_CLUSTERING_COLUMNS = 8
@@ -58,12 +60,6 @@ def session_configs(work: str | None = None, jars: Sequence[str] | None = None) 
         f"spark.sql.catalog.{ICEBERG_CATALOG}": "org.apache.iceberg.spark.SparkCatalog",
         f"spark.sql.catalog.{ICEBERG_CATALOG}.type": "hadoop",
         f"spark.sql.catalog.{ICEBERG_CATALOG}.warehouse": os.path.join(work, "iceberg"),
-        # Iceberg's actions (rewrite_data_files) register these catalogs in the session when
-        # they are missing; Skipstone's read context counts spark.sql.catalog.* settings, so a
-        # setting that appeared mid-run would make every index built before it stale: no
-        # skipping at all on Skipstone's tables from the first Iceberg rewrite on.
-        "spark.sql.catalog.default_iceberg": "org.apache.iceberg.spark.SparkCatalog",
-        "spark.sql.catalog.default_rewrite_catalog": "org.apache.iceberg.spark.SparkRewriteTableCatalog",
         # Delta skips files on the min/max statistics it writes (on by default; said so to be sure)
         "spark.databricks.delta.stats.skipping": "true",
         # Liquid clustering takes at most 4 columns by default (a static setting): the peers
@@ -74,17 +70,9 @@ def session_configs(work: str | None = None, jars: Sequence[str] | None = None) 
 
 def peer_session(work: str, app: str = "skipstone-peers", jars: Sequence[str] | None = None) -> Any:
     """A local session with Skipstone and both peers (``jars``: the peers', from ``.cache/peer-jars``)."""
-    import skipstone
-    from pyspark.sql import SparkSession
+    from benchmarks.harness import session
 
-    builder = (SparkSession.builder.master("local[2]").appName(app)
-               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-               .config("spark.driver.memory", "6g").config("spark.sql.session.timeZone", "UTC"))
-    for key, value in session_configs(work, jars).items():
-        builder = builder.config(key, value)
-    spark = skipstone.configure(builder).getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
+    return session(app, session_configs(work, jars))
 
 
 @dataclass(frozen=True)
