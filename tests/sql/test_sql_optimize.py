@@ -123,7 +123,7 @@ def test_a_rewrite_under_a_layout_that_dies_leaves_the_table_readable(spark, tab
     before = table.version
     failpoints.arm(spark, step)
     with pytest.raises(SimulatedCrash):
-        relayout(spark, table.current(), "kd", ["b"], None)
+        relayout(spark, table.current(), "kd", ["b"])
     assert table.version == before + (1 if step.endswith("afterCommit") else 0)
     assert as_multiset(spark.read.parquet(table.root)) == expected
     if not step.endswith("afterCommit"):

@@ -156,12 +156,11 @@ def register(app: typer.Typer) -> None:
         if layout is not None:
             if policy is not None:
                 raise SkipstoneError("give --policy or --layout, not both: --layout rewrites the whole table")
-            from skipstone.table.relayout import needs_workload, relayout
+            from skipstone.table.relayout import relayout
 
             name = layout_name(layout)
             with spark_progress(spark, f"rewriting {table} under layout {name}"):
-                workload = t.workload() if needs_workload(name) else None
-                result = relayout(spark, t.current(), name, column_list(columns), workload)
+                result = relayout(spark, t.current(), name, column_list(columns))
             if result is None:  # LAYOUT AUTO: the layout already orders by the columns the workload calls for
                 emit_value({"committed": False}, f"{table} already lays its rows out by the columns its workload "
                            "filters on; nothing committed", as_json)

@@ -27,11 +27,11 @@ from skipstone.session import java_call
 from skipstone.table import manifest
 from skipstone.table.container import read_sample
 from skipstone.table.jvm_layout import builders
-from skipstone.table.optimize import OptimizeResult, apply, plan, workload_queries
+from skipstone.table.optimize import OptimizeResult, apply, logged_predicates, logged_queries, plan
 from skipstone.table.transaction import operations, python_roles, run
 
 if TYPE_CHECKING:
-    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql import SparkSession
 
 WORKLOAD_WINDOW = 100
 
@@ -51,24 +51,19 @@ def layout_names(spark: SparkSession) -> tuple[str, ...]:
     return tuple(json.loads(java_call(builders(spark).layoutNames))) + python_layouts()
 
 
-def needs_workload(name: str) -> bool:
-    """Whether ``LAYOUT name`` is built from the table's logged workload (give ``relayout`` it)."""
-    return name.lower() in python_layouts()
-
-
-def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, columns: Sequence[str],
-             workload: DataFrame | None) -> OptimizeResult | None:
+def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, columns: Sequence[str]
+             ) -> OptimizeResult | None:
     """Rewrite every file of ``base`` under ``LAYOUT name BY (columns)`` and commit, in the JVM
-    (``io.skipstone.table.Relayout``); ``workload`` is the table's, for a layout that
-    ``needs_workload``. If a concurrent commit conflicts, what was written is removed and a
-    SkipstoneError says so. ``LAYOUT AUTO`` commits nothing (None) when the table's tree already
-    serves its logged queries as well as any the workload's columns give."""
+    (``io.skipstone.table.Relayout``); the layouts built from the workload read the table's log
+    themselves (in the driver, once). If a concurrent commit conflicts, what was written is
+    removed and a SkipstoneError says so. ``LAYOUT AUTO`` commits nothing (None) when the table's
+    tree already serves its logged queries as well as any the workload's columns give."""
     name = name.lower()
     if name == AUTO:
-        return relayout_auto(spark, base, columns, workload)
+        return relayout_auto(spark, base, columns)
     roles = python_roles(spark, base.root)
     if name in FROM_WORKLOAD:
-        spec = workload_spec(base, name, columns, workload)
+        spec = workload_spec(base, name, columns, logged_predicates(spark, base.root))
         sample = read_sample(spark, base.root, base.properties["layout.sample"], base.tree.schema)
         total = sum(f.rows for f in base.files)
         layout = spec.build(sample, float(base.properties["layout.blockRows"]), float(max(total, 1)))
@@ -85,8 +80,7 @@ def relayout(spark: SparkSession, base: manifest.TableVersion, name: str, column
     return OptimizeResult.from_json(json.loads(text))
 
 
-def relayout_auto(spark: SparkSession, base: manifest.TableVersion, columns: Sequence[str],
-                  workload: DataFrame | None) -> OptimizeResult | None:
+def relayout_auto(spark: SparkSession, base: manifest.TableVersion, columns: Sequence[str]) -> OptimizeResult | None:
     """``OPTIMIZE t LAYOUT AUTO``: every block rewritten under the tree ``AutoColumns`` builds over
     the columns the last ``WORKLOAD_WINDOW`` logged queries call for. Asked explicitly, it runs
     even when the policy's gate would still wait for the workload to pay the rewrite back, but
@@ -94,27 +88,28 @@ def relayout_auto(spark: SparkSession, base: manifest.TableVersion, columns: Seq
     shown = f"LAYOUT AUTO of {base.root}"
     if columns:
         raise SkipstoneError(f"{shown}: it chooses the columns from the table's logged workload and takes no BY")
-    logged = workload_queries(workload, base) if workload is not None else []
+    pairs = logged_predicates(spark, base.root)  # read once: checked here, planned from below
+    logged = [q for q, _ in logged_queries(pairs, base)]
     if not logged:
         raise SkipstoneError(f"{shown}: the table has no logged workload yet (no logged query with a filter); "
                              "run queries on it first (they are logged while workloadLog.enabled is on)")
     if not any(template_of(q) for q in logged[-WORKLOAD_WINDOW:]):
         raise SkipstoneError(f"{shown}: none of its last {min(len(logged), WORKLOAD_WINDOW)} logged queries "
                              f"filters on a layout column ({', '.join(base.tree.schema.names)})")
-    planned = plan(spark, base, workload, AutoColumns(window=WORKLOAD_WINDOW, force=True))
+    planned = plan(spark, base, pairs, AutoColumns(window=WORKLOAD_WINDOW, force=True))
     if planned is None:
         return None
     return apply(spark, planned, f"LAYOUT AUTO: {planned.change.description}")
 
 
 def workload_spec(base: manifest.TableVersion, name: str, columns: Sequence[str],
-                  workload: DataFrame | None) -> WorkloadSpec:
-    """The spec ``LAYOUT name`` (one of ``FROM_WORKLOAD``) means for the table at ``base``, or an
-    error naming the layout and what is missing."""
+                  logged: Sequence[tuple[str, int]]) -> WorkloadSpec:
+    """The spec ``LAYOUT name`` (one of ``FROM_WORKLOAD``) means for the table at ``base`` given
+    its ``logged`` (predicate JSON, version) pairs, or an error naming the layout and what is missing."""
     shown = f"LAYOUT {name.upper()} of {base.root}"
     if columns:
         raise SkipstoneError(f"{shown}: it cuts where the logged queries cut and takes no columns")
-    queries = _logged_predicates(workload, base)
+    queries = _readable_predicates(logged, base)
     if not queries:
         raise SkipstoneError(f"{shown}: it is built from the table's logged workload, which holds no query "
                              "with a predicate on the layout's columns yet")
@@ -122,15 +117,13 @@ def workload_spec(base: manifest.TableVersion, name: str, columns: Sequence[str]
     return FROM_WORKLOAD[name](block_rows=block_rows, queries=queries)
 
 
-def _logged_predicates(workload: DataFrame | None, base: manifest.TableVersion) -> list[dict]:
+def _readable_predicates(logged: Sequence[tuple[str, int]], base: manifest.TableVersion) -> list[dict]:
     """The last ``WORKLOAD_WINDOW`` logged predicates the layout can read, oldest first, as JSON."""
-    if workload is None:
-        return []
     schema = base.tree.schema
     readable = []
-    for r in workload.where("predicate IS NOT NULL").orderBy("time").select("predicate").collect():
+    for text, _ in logged:
         try:
-            predicate = json.loads(r.predicate)
+            predicate = json.loads(text)
             if not Query.from_json(predicate, schema).boxes.is_empty:
                 readable.append(predicate)
         except (ValueError, TypeError, KeyError):

@@ -35,14 +35,13 @@ class SqlOptimizeHandler:
 
     def optimize(self, jsession: Any, root: str, layout_json: str) -> str:
         from skipstone.table.handle import ManagedTable
-        from skipstone.table.relayout import needs_workload, relayout
+        from skipstone.table.relayout import relayout
 
         spark = _session(jsession)
         try:
             table = ManagedTable(spark, root)
             layout = json.loads(layout_json)
-            workload = table.workload() if needs_workload(layout["name"]) else None
-            result = relayout(spark, table.current(), layout["name"], layout["columns"], workload)
+            result = relayout(spark, table.current(), layout["name"], layout["columns"])
             return json.dumps([] if result is None else [_as_json(result)])
         except (SkipstoneError, ValueError) as e:  # the statement's error (a spec's own checks raise ValueError)
             return json.dumps({"error": str(e)})
