@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING
 
 from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import AmoebaAdaptive, LayoutPolicy
-from skipstone.session import java_call
 from skipstone.table import manifest
 from skipstone.table.optimize import change_document, plan
-from skipstone.table.transaction import PythonRoles, operations, python_roles
+from skipstone.table.transaction import PythonRoles, python_roles
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -27,8 +26,7 @@ def default_policy() -> LayoutPolicy:
 def propose(spark: SparkSession, policy: LayoutPolicy, root: str, base_version: int) -> str | None:
     """The change ``policy`` proposes for version ``base_version`` of the table at ``root``, as
     the JVM reads it (``ProposedChange.fromJson``); None when it proposes none."""
-    base = manifest.TableVersion.from_json(
-        root, java_call(operations(spark).Tables.snapshot, spark._jsparkSession, root, int(base_version)))
+    base = manifest.at(spark, root, base_version)
     planned = plan(spark, base, None, policy)  # None: the table's log, read without a Spark job
     if planned is None:
         return None

@@ -187,7 +187,7 @@ class ManagedTable:
         >>> u.rewrite_report().select("cost", "queries_since", "realized_benefit", "broken_even").first()
         Row(cost=400.0, queries_since=3, realized_benefit=1800.0, broken_even=True)
         """
-        found = rewrite_report.outcomes(self._spark, self.root, self.history(), self.workload(), cost_model)
+        found = rewrite_report.outcomes(self._spark, self.root, cost_model)
         return rewrite_report.frame(self._spark, found)
 
     # -- changing it -------------------------------------------------------------------------

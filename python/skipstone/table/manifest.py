@@ -65,6 +65,11 @@ def latest(spark: SparkSession, root: str) -> TableVersion | None:
     return None if text is None else TableVersion.from_json(root, text)
 
 
+def at(spark: SparkSession, root: str, version: int) -> TableVersion:
+    """Version ``version`` of the table at ``root`` (a SkipstoneError if the log no longer has it)."""
+    return TableVersion.from_json(root, java_call(_tables(spark).snapshot, spark._jsparkSession, root, int(version)))
+
+
 def commit(spark: SparkSession, root: str, read_version: int, operation: str, added: Sequence[DataFile],
            removed: Sequence[str] = (), layout: Mapping[str, Any] | None = None, metadata_version: int | None = None,
            properties: Mapping[str, str] | None = None, commit_info: Mapping[str, Any] | None = None,

@@ -62,11 +62,6 @@ class OptimizeResult:
 Logged = Union["DataFrame", Sequence[tuple[str, int]], None]
 
 
-def workload_queries(workload: Logged, base: manifest.TableVersion, spark: SparkSession | None = None) -> list[Query]:
-    """The logged predicates as the layout's queries, oldest first; ones it cannot read are skipped."""
-    return [q for q, _ in logged_queries(workload, base, spark)]
-
-
 def logged_predicates(spark: SparkSession, root: str) -> list[tuple[str, int]]:
     """(predicate JSON, version read) of every logged query of the table, oldest first, read by
     the driver without a Spark job (``io.skipstone.table.Tables.loggedPredicatesJson``)."""
@@ -119,7 +114,7 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
         policy = with_prices(settings.read(spark, base.properties, base.root).prices)
     with_births = getattr(policy, "with_block_births", None)
     if callable(with_births):  # regret counts the queries since each block was written (BoundedRewrite)
-        births = birth_versions(commit_log(spark, base))
+        births = birth_versions(commit_log(spark, base.root, base.version))
         policy = with_births(log_positions(births, tree.block_ids.tolist(), [v for _, v in logged]))
     change = policy.propose(tree, [q for q, _ in logged], sample)
     if change is None or not change.rewritten_blocks:
@@ -132,10 +127,11 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
     return OptimizePlan(base, change, policy.name, None if model is None else model_to_json(model))
 
 
-def commit_log(spark: SparkSession, base: manifest.TableVersion) -> list[tuple[int, str, dict[str, Any]]]:
-    """(version, operation, commit info) of each retained commit up to ``base``, oldest first."""
-    text = java_call(operations(spark).Tables.commitInfosJson, spark._jsparkSession, base.root)
-    return sorted((int(v), str(op), info or {}) for v, op, info in json.loads(text) if int(v) <= int(base.version))
+def commit_log(spark: SparkSession, root: str, up_to: int | None = None) -> list[tuple[int, str, dict[str, Any]]]:
+    """(version, operation, commit info) of each retained commit (up to version ``up_to``), oldest first."""
+    text = java_call(operations(spark).Tables.commitInfosJson, spark._jsparkSession, root)
+    return sorted((int(v), str(op), info or {}) for v, op, info in json.loads(text)
+                  if up_to is None or int(v) <= up_to)
 
 
 def change_document(p: OptimizePlan, reason: str | None = None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from skipstone.layout.cost_model import CostModel, SparkCost, model_from_json, w
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
 from skipstone.table import manifest, settings
+from skipstone.table.optimize import commit_log, logged_predicates
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -48,22 +49,22 @@ def realized_benefit(before: Layout, after: Layout, predicates: Sequence[dict[st
                      - after.cost(Query.from_json(p, after.schema), model) for p in predicates))
 
 
-def outcomes(spark: SparkSession, root: str, history: DataFrame, workload: DataFrame,
-             cost_model: CostModel | None = None) -> list[RewriteOutcome]:
-    """The outcome of every layout rewrite in ``history`` whose replaced version is still in the
-    log, over the queries in ``workload``; priced by ``cost_model``, by default the model the
-    policy priced the rewrite with (its commit info's ``cost_model``), else the table's
-    ``SparkCost`` (its bytes per row at the rewrite, its calibrated prices when it has them)."""
-    logged = [(int(r.version), json.loads(r.predicate))
-              for r in workload.where("predicate IS NOT NULL").orderBy("time").select("version", "predicate").collect()]
-    rewrites = history.where("strategy = 'layout'").orderBy("version").select("version", "commit_info").collect()
-    retained = {int(r.version) for r in history.select("version").collect()}
+def outcomes(spark: SparkSession, root: str, cost_model: CostModel | None = None) -> list[RewriteOutcome]:
+    """The outcome of every layout rewrite in the table's log whose replaced version is still in
+    it, over the queries logged since; priced by ``cost_model``, by default the model the policy
+    priced the rewrite with (its commit info's ``cost_model``), else the table's ``SparkCost``
+    (its bytes per row at the rewrite, its calibrated prices when it has them). The log and the
+    commits are read by the driver (``logged_predicates``, ``commit_log``), without a Spark job."""
+    logged = [(version, json.loads(text)) for text, version in logged_predicates(spark, root)]
+    commits = commit_log(spark, root)
+    retained = {version for version, _, _ in commits}
     out = []
-    for r in rewrites:
-        version, info = int(r.version), json.loads(r.commit_info or "{}")
+    for version, _, info in commits:
+        if info.get("strategy") != "layout":
+            continue
         if version - 1 not in retained:
             continue  # the layout it replaced is gone from the log (vacuumed): nothing to compare
-        before, after = (_version(spark, root, v) for v in (version - 1, version))
+        before, after = (manifest.at(spark, root, v) for v in (version - 1, version))
         model = cost_model if cost_model is not None else _logged_model(info) or _table_model(spark, after)
         since = [p for v, p in logged if v >= version]
         realized = realized_benefit(before.tree, after.tree, since, model)
@@ -76,13 +77,6 @@ def outcomes(spark: SparkSession, root: str, history: DataFrame, workload: DataF
 
 def frame(spark: SparkSession, rows: Sequence[RewriteOutcome]) -> DataFrame:
     return spark.createDataFrame([astuple(r) for r in rows], SCHEMA)
-
-
-def _version(spark: SparkSession, root: str, version: int) -> manifest.TableVersion:
-    from skipstone.table.transaction import operations
-
-    return manifest.TableVersion.from_json(
-        root, operations(spark).Tables.snapshot(spark._jsparkSession, root, int(version)))
 
 
 def _logged_model(info: dict[str, Any]) -> CostModel | None:
