@@ -120,3 +120,36 @@ def test_a_policy_given_prices_keeps_them():
 def test_an_uncalibrated_table_prices_as_the_library():
     policy = BoundedRewrite().with_prices(TablePrices())
     assert (policy._c, policy.cost_model.file_price, policy.cost_model.job_cost) == (66.0, 1_250_000.0, 16_000_000.0)
+
+
+def test_a_calibration_that_fails_half_way_changes_nothing_and_leaves_no_copy(spark, table, monkeypatch):
+    from tests.table.table_data import as_multiset
+
+    rows, version, properties = as_multiset(spark.read.parquet(table.root)), table.version, table.properties()
+
+    def killed(spark, paths):
+        raise RuntimeError("killed while scanning the copies")
+
+    monkeypatch.setattr(calibration, "_scan", killed)
+    with pytest.raises(RuntimeError, match="killed"):
+        table.calibrate(sample_bytes=1e6, repeats=1)
+    assert (table.version, table.properties()) == (version, properties)
+    assert as_multiset(spark.read.parquet(table.root)) == rows
+    staging = os.path.join(local_path(table.root), "_skipstone", "staging")
+    assert not os.path.exists(staging) or not any(n.startswith("calibrate") for n in os.listdir(staging))
+
+
+def test_the_copy_a_killed_calibration_leaves_is_removed_by_vacuum_and_never_read(spark, table, monkeypatch):
+    from tests.table.table_data import as_multiset
+
+    rows = as_multiset(spark.read.parquet(table.root))
+    monkeypatch.setattr(calibration, "delete", lambda spark, path: None)  # the process died before its cleanup
+    monkeypatch.setattr(calibration, "_scan", lambda spark, paths: (_ for _ in ()).throw(RuntimeError("killed")))
+    with pytest.raises(RuntimeError):
+        table.calibrate(sample_bytes=1e6, repeats=1)
+    staging = os.path.join(local_path(table.root), "_skipstone", "staging")
+    assert any(n.startswith("calibrate") for n in os.listdir(staging))
+    assert as_multiset(spark.read.parquet(table.root)) == rows  # the copy is not the table's
+    table.vacuum(retention_hours=0, force=True)
+    assert not any(n.startswith("calibrate") for n in os.listdir(staging))
+    assert as_multiset(spark.read.parquet(table.root)) == rows

@@ -33,6 +33,7 @@ import numpy as np
 from skipstone.errors import SkipstoneError
 from skipstone.layout.cost_model import TablePrices
 from skipstone.table import manifest
+from skipstone.table.container import delete
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -144,7 +145,7 @@ def measure(spark: SparkSession, base: manifest.TableVersion, sample_bytes: floa
         timings += [Timing("read", float(sum(s for _, s in chosen)), len(chosen), seconds)
                     for chosen, seconds in zip(scans, fastest)]
     finally:
-        _delete(spark, scratch)
+        delete(spark, scratch)
     return timings
 
 
@@ -171,9 +172,3 @@ def _parquet_files(spark: SparkSession, directory: str) -> list[tuple[str, int]]
     found = [(str(s.getPath().toString()), int(s.getLen())) for s in fs.listStatus(path)
              if s.getPath().getName().endswith(".parquet")]
     return sorted(found)
-
-
-def _delete(spark: SparkSession, directory: str) -> None:
-    jvm = spark._jvm  # type: ignore[union-attr]
-    path = jvm.org.apache.hadoop.fs.Path(directory)
-    path.getFileSystem(spark._jsparkSession.sessionState().newHadoopConf()).delete(path, True)
