@@ -94,3 +94,26 @@ def test_auto_columns_from_python_commits_the_choice_when_the_gain_outweighs_the
     assert result.strategy == "layout" and result.benefit > result.cost
     assert sorted(json.loads(table.history().collect()[-1].commit_info)["columns"]) == ["a", "b"]
     assert as_multiset(table.read()) == as_multiset(rows(spark))
+
+
+@pytest.mark.parametrize("step", ["optimize.afterWrite", "optimize.afterMetadata", "optimize.afterCommit"])
+def test_layout_auto_killed_at_each_step_loses_no_row_and_keeps_the_old_spec_or_the_new_whole(spark, table, step):
+    from skipstone.table import failpoints
+    from skipstone.table.failpoints import SimulatedCrash
+    from skipstone.table.relayout import relayout
+
+    run_workload(spark, table)
+    version, spec = table.version, table.properties()["layout.spec"]
+    failpoints.arm(spark, step)
+    with pytest.raises(SimulatedCrash):
+        relayout(spark, table.current(), "auto", [])
+    committed = step.endswith("afterCommit")
+    assert table.version == version + int(committed)
+    assert as_multiset(table.read()) == as_multiset(rows(spark))
+    if committed:
+        assert sorted(json.loads(table.properties()["layout.spec"])["columns"]) == ["a", "b"]
+    else:
+        assert table.properties()["layout.spec"] == spec
+        optimize_auto(spark, table)  # run again, it completes
+        assert as_multiset(table.read()) == as_multiset(rows(spark))
+    run_both_ways(spark, query_on_a_and_b(spark, table, 1000))  # answers equal to plain Spark's
