@@ -65,6 +65,38 @@ class MethodRun:
     def total_s(self) -> float:
         return self.query_s + self.optimize_s
 
+    def count(self, seconds: float, files: int, files_total: int, size: int, size_total: int) -> None:
+        """One query's time and what it read (files and bytes, and out of how many)."""
+        self.query_s += seconds
+        self.per_query_s.append(seconds)
+        self.files_read += files
+        self.files_total += files_total
+        self.bytes_read += size
+        self.bytes_total += size_total
+        self.per_query_files.append(files)
+        self.per_query_bytes.append(size)
+
+    def optimize(self, spark: Any, table: Any, policy: Any) -> tuple[Any, Any, float, float]:
+        """One layout step of ``t.optimize(policy)``, timed as its two parts: deciding (the plan:
+        reading the log and sample, the policy's search) and rewriting (apply: rewrite and
+        commit). The plan (None when nothing pays), the result, and the seconds of each part."""
+        from skipstone.table.optimize import apply, plan
+
+        started = time.perf_counter()
+        planned = plan(spark, table.current(), None, policy)  # None: the table's own log
+        decided = time.perf_counter() - started
+        self.plan_s += decided
+        self.optimizations += 1
+        if planned is None:
+            return None, None, decided, 0.0
+        started = time.perf_counter()
+        result = apply(spark, planned)
+        seconds = time.perf_counter() - started
+        self.rewrite_s += seconds
+        self.rewrites += 1
+        self.changes.append(planned.change.description[:300])
+        return planned, result, decided, seconds
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -164,7 +196,6 @@ def _run_workload(spark: Any, source: str, workload: list[dict], runs: dict, tab
     import skipstone
     from benchmarks.layout_spark.predicate_sql import to_sql
     from benchmarks.layout_spark.methods import POLICIES
-    from skipstone.table.optimize import apply, plan
 
     source_files = [os.path.join(source, n) for n in os.listdir(source) if n.endswith(".parquet")]
     source_bytes = sum(os.path.getsize(p) for p in source_files)
@@ -178,43 +209,23 @@ def _run_workload(spark: Any, source: str, workload: list[dict], runs: dict, tab
             answer = spark.sql("SELECT count(*), sum(l_extendedprice * (1 - l_discount)) "
                                f"FROM parquet.`{root}` WHERE {condition}").collect()
             seconds = time.perf_counter() - started
-            run.query_s += seconds
-            run.per_query_s.append(seconds)
             if method in tables:
                 stats = skipstone.last_query_stats(spark)
-                run.files_read += stats.files_total - stats.files_skipped
-                run.files_total += stats.files_total
-                run.bytes_read += stats.bytes_total - stats.bytes_skipped
-                run.bytes_total += stats.bytes_total
+                run.count(seconds, stats.files_total - stats.files_skipped, stats.files_total,
+                          stats.bytes_total - stats.bytes_skipped, stats.bytes_total)
             else:
-                run.files_read += len(source_files)
-                run.files_total += len(source_files)
-                run.bytes_read += source_bytes
-                run.bytes_total += source_bytes
-            run.per_query_files.append(run.files_read - sum(run.per_query_files))
-            run.per_query_bytes.append(run.bytes_read - sum(run.per_query_bytes))
+                run.count(seconds, len(source_files), len(source_files), source_bytes, source_bytes)
             reference = answer if reference is None else reference
             run.wrong_answers += int(answer != reference)
             if method in POLICIES and (i + 1) % args.optimize_every == 0:
-                # t.optimize(policy)'s layout strategy is plan then apply: timed apart, to see what deciding costs
-                started = time.perf_counter()
-                table = tables[method]
-                planned = plan(spark, table.current(), table.workload(), POLICIES[method](args.window))
-                decided = time.perf_counter() - started
-                run.plan_s += decided
-                run.optimizations += 1
+                planned, _, decided, rewriting = run.optimize(spark, tables[method], POLICIES[method](args.window))
                 said = f"  optimize {method}: decided in {decided:.1f} s, "
                 if planned is None:
                     print(said + "nothing pays", flush=True)
                 else:
-                    started = time.perf_counter()
-                    apply(spark, planned)
-                    run.rewrite_s += time.perf_counter() - started
-                    run.rewrites += 1
-                    run.changes.append(planned.change.description[:200])
-                    print(said + f"rewrote {len(planned.change.rewritten_blocks)} blocks in "
-                          f"{time.perf_counter() - started:.1f} s (benefit {planned.change.benefit:.3g}, cost "
-                          f"{planned.change.cost:.3g}): {planned.change.description[:120]}", flush=True)
+                    print(said + f"rewrote {len(planned.change.rewritten_blocks)} blocks in {rewriting:.1f} s "
+                          f"(benefit {planned.change.benefit:.3g}, cost {planned.change.cost:.3g}): "
+                          f"{planned.change.description[:120]}", flush=True)
         spark.conf.set("spark.skipstone.enabled", "true")
         print(f"  query {i + 1}/{len(workload)}: " + ", ".join(f"{m} {r.per_query_s[-1]:.2f}s" for m, r in runs.items()),
               flush=True)

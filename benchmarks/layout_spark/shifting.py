@@ -240,7 +240,7 @@ class ShiftingBench:
 
             self.spark.conf.set("spark.skipstone.enabled", "false")
             answer, seconds, files, size = run_query(self.spark, self.peers[method], condition, SELECT)
-            self._count(run, seconds, files, self.peers[method].files, size, self.peers[method].bytes)
+            run.count(seconds, files, self.peers[method].files, size, self.peers[method].bytes)
             return answer
         table = self.tables.get(f"clairvoyant/{phase}" if method == "clairvoyant" else method)
         root = table.root if table is not None else self.source
@@ -250,51 +250,25 @@ class ShiftingBench:
         seconds = time.perf_counter() - started
         if table is not None:
             stats = skipstone.last_query_stats(self.spark)
-            self._count(run, seconds, stats.files_total - stats.files_skipped, stats.files_total,
-                        stats.bytes_total - stats.bytes_skipped, stats.bytes_total)
+            run.count(seconds, stats.files_total - stats.files_skipped, stats.files_total,
+                      stats.bytes_total - stats.bytes_skipped, stats.bytes_total)
         else:
             n = len(self.source_files)
-            self._count(run, seconds, n, n, self.source_bytes, self.source_bytes)
+            run.count(seconds, n, n, self.source_bytes, self.source_bytes)
         return answer
 
-    @staticmethod
-    def _count(run: Any, seconds: float, files: int, files_total: int, size: int, size_total: int) -> None:
-        run.query_s += seconds
-        run.per_query_s.append(seconds)
-        run.files_read += files
-        run.files_total += files_total
-        run.bytes_read += size
-        run.bytes_total += size_total
-        run.per_query_files.append(files)
-        run.per_query_bytes.append(size)
-
     def _optimize(self, method: str, run: Any, query: int) -> None:
-        # t.optimize(policy)'s layout strategy is plan then apply: timed apart, to see what deciding costs
-        from skipstone.table.optimize import apply, plan
-
-        table = self.tables[method]
-        started = time.perf_counter()
-        planned = plan(self.spark, table.current(), None, self.policies[method])  # None: the table's own log
-        decided = time.perf_counter() - started
-        run.plan_s += decided
-        run.optimizations += 1
+        planned, result, decided, seconds = run.optimize(self.spark, self.tables[method], self.policies[method])
         if planned is None:
             return
-        started = time.perf_counter()
-        result = apply(self.spark, planned)
-        seconds = time.perf_counter() - started
-        run.rewrite_s += seconds
-        run.rewrites += 1
         change = planned.change
         fields = change.history_fields() if hasattr(change, "history_fields") else {}
-        run.changes.append(change.description[:300])
         self.events.append({"query": query, "method": method, "blocks": len(change.rewritten_blocks),
                             "rows": result.rows_rewritten, "bytes_read": result.bytes_read, "seconds": seconds,
-                            "decided_s": decided, **{k: v for k, v in fields.items()}})
+                            "decided_s": decided, **fields})
         print(f"  optimize {method} after query {query}: decided in {decided:.1f} s, rewrote "
               f"{len(change.rewritten_blocks)} blocks ({result.rows_rewritten:,} rows) in {seconds:.1f} s: "
               f"{change.description[:160]}", flush=True)
-
 
 if __name__ == "__main__":
     main()

@@ -13,10 +13,11 @@ change when its users' questions do.
 """
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+
+from benchmarks.layout_spark.workload import json_value
 
 # the column pairs of the phases, in order: ship date and quantity; price and discount; the
 # customer's balance and the receipt date (no phase shares a column with another)
@@ -50,15 +51,7 @@ def phase_queries(values: Mapping[str, Sequence[Any]], pair: Sequence[str], coun
             low = rng.uniform(0.0, 1.0 - share)
             sorted_values = ordered[column]
             last = len(sorted_values) - 1
-            pick = lambda q: _as_json(sorted_values[int(round(q * last))])  # noqa: E731
+            pick = lambda q: json_value(sorted_values[int(round(q * last))])  # noqa: E731
             bounds.append({"column": column, "op": "BETWEEN", "value": [pick(low), pick(low + share)]})
         out.append({"and": bounds})
     return out
-
-
-def _as_json(value: Any) -> Any:
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, int):
-        return value
-    return float(value)

@@ -37,12 +37,13 @@ def random_workload(df: Any, queries: int, seed: int, sample_rows: int = 20_000)
         column = RANDOM_COLUMNS[rng.integers(0, len(RANDOM_COLUMNS))]
         values = sorted(r[column] for r in sample if r[column] is not None)
         low, high = sorted(rng.random(2))
-        bounds = [_as_json(values[int(q * (len(values) - 1))]) for q in (low, high)]
+        bounds = [json_value(values[int(q * (len(values) - 1))]) for q in (low, high)]
         out.append({"column": column, "op": "BETWEEN", "value": bounds})
     return out
 
 
-def _as_json(value: Any) -> Any:
+def json_value(value: Any) -> Any:
+    """A column's value as predicate JSON holds it: dates as ISO text, numbers as numbers."""
     if isinstance(value, dt.date):
         return value.isoformat()
     return float(value) if not isinstance(value, int) else value
