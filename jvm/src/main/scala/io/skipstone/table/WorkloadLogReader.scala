@@ -30,15 +30,18 @@ private[table] object WorkloadLogReader {
 
   def frame(session: SparkSession, root: String): DataFrame = {
     val (conf, files) = listed(session, root)
-    if (files.size > DriverFileLimit) session.read.schema(Schema).json(WorkloadLog.dir(root).toString)
+    if (files.size > DriverFileLimit) byJob(session, root)
     else session.createDataFrame(read(conf, files).asJava, Schema)
   }
 
   /** Every record as a row of [[Schema]], in no particular order. */
   def records(session: SparkSession, root: String): Seq[Row] = {
     val (conf, files) = listed(session, root)
-    if (files.size > DriverFileLimit) frame(session, root).collect().toSeq else read(conf, files)
+    if (files.size > DriverFileLimit) byJob(session, root).collect().toSeq else read(conf, files)
   }
+
+  private def byJob(session: SparkSession, root: String): DataFrame =
+    session.read.schema(Schema).json(WorkloadLog.dir(root).toString)
 
   private def listed(session: SparkSession, root: String): (Configuration, Seq[Path]) = {
     val dir = WorkloadLog.dir(root)
