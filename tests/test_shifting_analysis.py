@@ -1,0 +1,94 @@
+"""The shifting-workload analysis (benchmarks/layout_spark/shifting_analysis.py) on a tiny run
+whose numbers can be checked by hand: 2 phases of 4 queries, a table of 1,000 rows."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from benchmarks.layout_spark.shifting_analysis import (PhaseLengths, deciding_per_call, phase_lengths, phase_seconds,
+                                                       report, rewrites, whole_table_rewrite_s)
+
+SECONDS_PER_BYTE = 1e-3  # a priced byte read costs a millisecond
+
+
+def run(per_query_s: list[float], plan_s: float = 0.0, optimizations: int = 0) -> dict[str, Any]:
+    return {"per_query_s": per_query_s, "plan_s": plan_s, "optimizations": optimizations, "rewrites": 0,
+            "rewrite_s": 0.0, "total_s": sum(per_query_s) + plan_s, "wrong_answers": 0}
+
+
+@pytest.fixture
+def result() -> dict[str, Any]:
+    return {
+        "name": "tiny", "rows": 1000, "per_phase": 4, "phases": [["a"], ["b"]],
+        "methods": {
+            "amoeba": run([1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0]),
+            "bounded": run([1.0, 1.0, 0.6, 0.4, 2.0, 1.0, 1.0, 1.0], plan_s=3.0, optimizations=4),
+            "clairvoyant": run([0.5] * 8),
+        },
+        "events": [
+            # after query 2: a unit of 250 rows in 5 s; the policy saw 400 bytes a query over 100 queries
+            {"query": 2, "method": "bounded", "rows": 250, "seconds": 5.0, "decided_s": 1.0,
+             "break_even_queries": 10.0, "predicted_benefit": 40_000.0, "horizon_queries": 100.0},
+            # after query 5: the whole table in 20 s, gaining 1,000 bytes a query
+            {"query": 5, "method": "bounded", "rows": 1000, "seconds": 20.0, "decided_s": 0.5,
+             "break_even_queries": 20.0, "gain_per_query": 1000.0, "builder": "KdTree", "columns": ["b"]},
+            # after query 8: nothing of its phase is left to measure it on
+            {"query": 8, "method": "bounded", "rows": 500, "seconds": 5.0, "decided_s": 0.5},
+        ],
+    }
+
+
+def test_phase_means_and_second_halves(result: dict[str, Any]) -> None:
+    bounded = [p for p in phase_seconds(result) if p.method == "bounded"]
+    assert [(p.mean_s, p.second_half_s) for p in bounded] == [(0.75, 0.5), (1.25, 1.0)]
+
+
+def test_deciding_is_plan_seconds_per_call(result: dict[str, Any]) -> None:
+    assert deciding_per_call(result["methods"]["bounded"]) == 0.75
+    assert deciding_per_call(result["methods"]["amoeba"]) is None
+
+
+def test_rewrite_predicted_against_realized_saving(result: dict[str, Any]) -> None:
+    unit, whole, last = rewrites(result, SECONDS_PER_BYTE)
+    # queries 3 and 4 saved 0.4 and 0.6 s against amoeba; the policy predicted 400 bytes = 0.4 s a query
+    assert unit.realized_saving_s == pytest.approx(0.5)
+    assert unit.predicted_saving_s == pytest.approx(0.4)
+    assert unit.predicted_over_realized == pytest.approx(0.8)
+    assert unit.seconds_per_row == 0.02 and unit.row_share == 0.25
+    # queries 6-8 saved 1 s each; predicted 1,000 bytes = 1 s
+    assert whole.realized_saving_s == pytest.approx(1.0) and whole.predicted_over_realized == pytest.approx(1.0)
+    assert whole.layout == "KdTree over b"
+    assert last.realized_saving_s is None and last.predicted_over_realized is None
+
+
+def test_whole_table_rewrite_from_a_full_event_else_seconds_per_row(result: dict[str, Any]) -> None:
+    events = rewrites(result, SECONDS_PER_BYTE)
+    assert whole_table_rewrite_s(result, events)[0] == 20.0
+    units = [e for e in events if e.rows < 1000]  # 10 s for 750 rows
+    assert whole_table_rewrite_s(result, units)[0] == pytest.approx(1000 * 10 / 750)
+
+
+def test_phase_lengths_by_hand() -> None:
+    p = PhaseLengths(static_s=0.5, clairvoyant_s=0.2, rewrite_s=30.0)
+    assert p.break_even == pytest.approx(100)  # 30 / 0.3
+    assert p.at_once_1_3 == pytest.approx(500)  # 30 / 0.06
+    assert p.rent_or_buy_1_3 == pytest.approx(1000)  # (100 x 0.3 + 30) / 0.06
+    # 100 x 0.5 + 30 + (L - 100) x 0.2 <= 0.4 L
+    assert p.rent_or_buy_1_25 == pytest.approx(300)
+
+
+def test_no_phase_length_beats_static_when_the_clairvoyant_is_not_25_percent_faster() -> None:
+    assert math.isinf(PhaseLengths(static_s=0.5, clairvoyant_s=0.45, rewrite_s=30.0).rent_or_buy_1_25)
+
+
+def test_phase_lengths_take_the_best_static_layout(result: dict[str, Any]) -> None:
+    best, p = phase_lengths(result, 20.0)
+    assert best == "amoeba" and (p.static_s, p.clairvoyant_s) == (1.5, 0.5)
+    assert p.break_even == pytest.approx(20.0)
+
+
+def test_report_names_every_rewrite(result: dict[str, Any]) -> None:
+    lines = report(result, SECONDS_PER_BYTE)
+    assert sum("bounded " in line and " s " in line for line in lines) == 3
