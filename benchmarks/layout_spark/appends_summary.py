@@ -1,6 +1,7 @@
 """The appends benchmark's table and spreads, from its committed results (no Spark).
 
-    python -m benchmarks.layout_spark.appends_summary benchmarks/layout_spark/results/appends-tpch-sf0.1-kd.json [...]
+    python -m benchmarks.layout_spark.appends_summary \
+        benchmarks/layout_spark/results/appends-tpch-sf0.1-kd.json [...]
 
 Prints the table `appends.py` printed when it ran, then what docs/maintenance.md quotes from it:
 over the appends (not the build), the range of the rows and bytes fractions a query reads on each
@@ -28,16 +29,16 @@ def summary(result: dict[str, Any]) -> list[str]:
     queries = len(result["queries"])
     appends = [p for p in points if p.append.isdigit() and p.append != "0"]
     last, compacted_once = appends[-1], points[-1]
-    lines = [f"== {result['name']}: base {result['base_rows']:,} rows, {len(appends)} appends, {queries} queries, "
-             f"load average {result['load_average'][0]:.1f}", "", markdown(points, queries), ""]
+    lines = [f"== {result['name']}: base {result['base_rows']:,} rows, {len(appends)} appends, "
+             f"{queries} queries, load average {result['load_average'][0]:.1f}", "", markdown(points, queries), ""]
     for name in TABLES:
         reads = [p.reads[name] for p in appends]
         lines.append(f"{name:9s} over the appends: rows read {spread([r.rows / queries for r in reads])}, "
                      f"bytes read {spread([r.bytes / queries for r in reads])} of the table a query")
     a, c = last.reads["appended"], last.reads["compacted"]
     lines += [f"after append {last.append}: appended reads {a.files_read} files, compacted {c.files_read} "
-              f"({a.files_read / c.files_read:.1f}x); after one compaction {compacted_once.reads['appended'].files_read}, "
-              f"rebuilt {compacted_once.reads['rebuilt'].files_read}",
+              f"({a.files_read / c.files_read:.1f}x); after one compaction "
+              f"{compacted_once.reads['appended'].files_read}, rebuilt {compacted_once.reads['rebuilt'].files_read}",
               f"blocks / table files: build {points[0].reads['appended'].blocks} / "
               f"{points[0].reads['appended'].table_files}; compacted after append {last.append} "
               f"{c.blocks} / {c.table_files}; appended after one compaction "

@@ -1,6 +1,7 @@
 """How much `t.calibrate()` moves from one calibration to the next on the machine at hand.
 
-    PYTHONPATH=python python -m benchmarks.layout_spark.calibration_spread [--calibrations 2] [--rows 400000] [--blocks 16]
+    PYTHONPATH=python python -m benchmarks.layout_spark.calibration_spread [--calibrations 2] \
+        [--rows 400000] [--blocks 16]
 
 Creates a managed table of generated rows (an id, a UUID and two doubles; a k-d tree of
 ``--blocks`` blocks) in a scratch directory, calibrates it ``--calibrations`` times in one Spark
