@@ -44,7 +44,8 @@ def summary(result: dict[str, Any]) -> list[str]:
               f"{c.blocks} / {c.table_files}; appended after one compaction "
               f"{compacted_once.reads['appended'].blocks} / {compacted_once.reads['appended'].table_files}",
               f"compaction after each append: {spread([p.compact_s for p in appends], 1)} s; "
-              f"rebuild: {spread([p.rebuild_s for p in appends], 1)} s; append: {spread([p.append_s for p in appends], 1)} s"]
+              f"rebuild: {spread([p.rebuild_s for p in appends], 1)} s; "
+              f"append: {spread([p.append_s for p in appends], 1)} s"]
     built = points[0].reads["compacted"].table_files
     grew = [p.append for p in appends if p.reads["compacted"].table_files > built]
     if grew:
