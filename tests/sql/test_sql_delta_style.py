@@ -6,29 +6,16 @@ import json
 
 import pytest
 from pyspark.errors import IllegalArgumentException
-from pyspark.sql import functions as F
 
-from skipstone import Skipstone
 from skipstone.layout import KdTree
-from tests.table.table_copies import copy_table
-from tests.table.table_data import as_multiset
+from tests.table.table_copies import table_fixtures
+from tests.table.table_data import as_multiset, batch
 
 ROWS = 1200
 
 
-def batch(spark, start, n):
-    return spark.range(start, start + n).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))
-
-
-@pytest.fixture(scope="module")
-def created(spark, tmp_path_factory):
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("delta_style") / "t"), batch(spark, 0, ROWS),
-                            layout=KdTree(block_rows=400, columns=["a"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    return copy_table(spark, created, tmp_path / "t")
+created, table = table_fixtures("delta_style", lambda spark: batch(spark, 0, ROWS),
+                                KdTree(block_rows=400, columns=["a"]))
 
 
 def parse(spark, sql: str):

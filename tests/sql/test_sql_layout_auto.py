@@ -10,9 +10,8 @@ from pyspark.sql import functions as F
 
 import udfs  # noqa: F401 - before the SparkContext starts: Python workers import skipstone
 from conftest import run_both_ways
-from skipstone import Skipstone
 from skipstone.layout import AutoColumns, KdTree, RowsRead
-from tests.table.table_copies import copy_table
+from tests.table.table_copies import table_fixtures
 from tests.table.table_data import as_multiset
 
 ROWS = 4000
@@ -24,15 +23,8 @@ def rows(spark):
                                     F.col("id").alias("c"))
 
 
-@pytest.fixture(scope="module")
-def created(spark, tmp_path_factory):
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("auto") / "t"), rows(spark),
-                            layout=KdTree(block_rows=250, columns=["c"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    return copy_table(spark, created, tmp_path / "t")
+created, table = table_fixtures("auto", rows,
+                                KdTree(block_rows=250, columns=["c"]))
 
 
 def query_on_a_and_b(spark, table, lo):

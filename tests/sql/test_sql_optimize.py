@@ -19,27 +19,14 @@ from skipstone.layout import KdTree
 from skipstone.table import failpoints
 from skipstone.table.failpoints import SimulatedCrash
 from skipstone.table.relayout import relayout
-from tests.table.table_copies import copy_table, local_path
-from tests.table.table_data import as_multiset
+from tests.table.table_copies import local_path, table_fixtures
+from tests.table.table_data import as_multiset, batch
 
 ROWS = 1500
 
 
-def batch(spark, start, n):
-    return spark.range(start, start + n).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))
-
-
-@pytest.fixture(scope="module")
-def created(spark, tmp_path_factory):
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("sqlopt") / "t"), batch(spark, 0, ROWS),
-                            layout=KdTree(block_rows=500, columns=["a"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    t = copy_table(spark, created, tmp_path / "t")
-    yield t
-    failpoints.disarm_all(spark)
+created, table = table_fixtures("sqlopt", lambda spark: batch(spark, 0, ROWS),
+                                KdTree(block_rows=500, columns=["a"]))
 
 
 def fragment(spark, table):

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
+
+import pytest
 
 from skipstone import ManagedTable, Skipstone
+from skipstone.table import failpoints
 from skipstone.table.indexing import replace_metadata
 
 
@@ -36,3 +39,24 @@ def copy_table(spark: Any, table: ManagedTable, destination: Path) -> ManagedTab
         shutil.rmtree(recorded)
         (container / f"v{published:020d}").rename(recorded)
     return copy
+
+
+def table_fixtures(name: str, rows: Callable[[Any], Any], layout: Any) -> tuple[Any, Any]:
+    """The fixtures ``created`` and ``table`` of a module whose tests each change a table:
+    ``created`` is the table of ``rows(spark)`` under ``layout``, made once for the module in a
+    folder named ``name``; ``table`` is a copy of it for one test, and after the test no
+    failpoint stays armed. A module takes both by name::
+
+        created, table = table_fixtures("append", lambda spark: batch(spark, 0, 2000),
+                                        KdTree(block_rows=500, columns=["a"]))
+    """
+    @pytest.fixture(scope="module")
+    def created(spark: Any, tmp_path_factory: Any) -> ManagedTable:
+        return Skipstone.create(spark, str(tmp_path_factory.mktemp(name) / "t"), rows(spark), layout=layout)
+
+    @pytest.fixture
+    def table(spark: Any, created: ManagedTable, tmp_path: Path) -> Iterator[ManagedTable]:
+        yield copy_table(spark, created, tmp_path / "t")
+        failpoints.disarm_all(spark)
+
+    return created, table

@@ -8,25 +8,17 @@ import pytest
 from pyspark.sql import functions as F
 
 import skipstone
-from skipstone import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.layout import KdTree
 from tests.table.split_policy import SplitLargestBlock
-from tests.table.table_copies import copy_table
+from tests.table.table_copies import table_fixtures
 from tests.table.table_data import as_multiset, batch, unindexed
 
 ROWS = 2000
 
 
-@pytest.fixture(scope="module")
-def created(spark, tmp_path_factory):
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("append") / "t"), batch(spark, 0, ROWS),
-                            layout=KdTree(block_rows=500, columns=["a"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    return copy_table(spark, created, tmp_path / "t")
+created, table = table_fixtures("append", lambda spark: batch(spark, 0, ROWS),
+                                KdTree(block_rows=500, columns=["a"]))
 
 
 def test_appended_rows_go_into_new_files_of_their_blocks(spark, table):

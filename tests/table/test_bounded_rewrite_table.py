@@ -16,7 +16,7 @@ from skipstone import Skipstone
 from skipstone.layout import BoundedRewrite, KdTree, RowsRead
 from skipstone.table import failpoints
 from skipstone.table.failpoints import SimulatedCrash
-from tests.table.table_copies import copy_table, local_path
+from tests.table.table_copies import local_path, table_fixtures
 from tests.table.table_data import as_multiset
 
 ROWS = 4000
@@ -38,17 +38,8 @@ def policy(t) -> BoundedRewrite:
     return BoundedRewrite(window=20, budget_bytes=quarter, write_multiplier=1.0, cost_model=RowsRead())
 
 
-@pytest.fixture(scope="module")
-def created(spark, tmp_path_factory):
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("bounded") / "t"), original(spark),
-                            layout=KdTree(block_rows=250, columns=["a"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    t = copy_table(spark, created, tmp_path / "t")
-    yield t
-    failpoints.disarm_all(spark)
+created, table = table_fixtures("bounded", original,
+                                KdTree(block_rows=250, columns=["a"]))
 
 
 def answer(df, where: str):

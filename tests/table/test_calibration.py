@@ -9,13 +9,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from skipstone import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.layout import AmoebaAdaptive, BestOf, BoundedRewrite, KdTree, PawRebuild, SparkCost, TablePrices
 from skipstone.table import calibration, settings
 from skipstone.table.calibration import Timing
 from skipstone.table.optimize import plan
-from tests.table.table_copies import copy_table, local_path
+from tests.table.table_copies import local_path, table_fixtures
 
 PRICES = TablePrices(file_bytes=64_000.0, job_bytes=2e6, write_multiplier=12.5)
 
@@ -48,16 +47,9 @@ def test_timings_in_which_bytes_cost_nothing_are_refused():
         calibration.fit(timings(per_byte=0.0, per_file=4e-3, write_per_byte=2e-7, job=3.0))
 
 
-@pytest.fixture(scope="module")
-def created(spark, tmp_path_factory):
-    df = spark.range(20_000).selectExpr("id AS a", "id * 7919 % 20000 AS b", "uuid() AS s")
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("calibrate") / "t"), df,
-                            layout=KdTree(block_rows=2_500, columns=["a"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    return copy_table(spark, created, tmp_path / "t")
+created, table = table_fixtures(
+    "calibrate", lambda spark: spark.range(20_000).selectExpr("id AS a", "id * 7919 % 20000 AS b", "uuid() AS s"),
+    KdTree(block_rows=2_500, columns=["a"]))
 
 
 def test_measuring_times_writes_and_scans_of_copies_and_leaves_no_copy(spark, table):

@@ -13,25 +13,17 @@ import time
 import pytest
 
 import skipstone
-from skipstone import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.layout import KdTree
 from tests.table.split_policy import SplitLargestBlock
-from tests.table.table_copies import copy_table, local_path
+from tests.table.table_copies import local_path, table_fixtures
 from tests.table.table_data import as_multiset, batch, unindexed
 
 ROWS = 1500
 
 
-@pytest.fixture(scope="module")
-def created(spark, tmp_path_factory):
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("continuous") / "t"), batch(spark, 0, ROWS),
-                            layout=KdTree(block_rows=500, columns=["a"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    return copy_table(spark, created, tmp_path / "t")
+created, table = table_fixtures("continuous", lambda spark: batch(spark, 0, ROWS),
+                                KdTree(block_rows=500, columns=["a"]))
 
 
 def drop_foreign_file(spark, table, tmp_path, start, n, name, mtime):

@@ -3,30 +3,18 @@ number of handles, and SQL, write the same table, and each reads the newest vers
 from __future__ import annotations
 
 import pytest
-from pyspark.sql import functions as F
 
 from skipstone import Skipstone
 from skipstone.layout import KdTree
 from tests.table.split_policy import SplitLargestBlock
-from tests.table.table_copies import copy_table
-from tests.table.table_data import as_multiset
+from tests.table.table_copies import table_fixtures
+from tests.table.table_data import as_multiset, batch
 
 ROWS = 600
 
 
-def batch(spark, start, n):
-    return spark.range(start, start + n).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))
-
-
-@pytest.fixture(scope="module")
-def created(spark, tmp_path_factory):
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("handles") / "t"), batch(spark, 0, ROWS),
-                            layout=KdTree(block_rows=200, columns=["a"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    return copy_table(spark, created, tmp_path / "t")
+created, table = table_fixtures("handles", lambda spark: batch(spark, 0, ROWS),
+                                KdTree(block_rows=200, columns=["a"]))
 
 
 def test_a_handle_holds_only_its_session_and_the_jvm_table(table):

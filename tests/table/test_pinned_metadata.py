@@ -2,29 +2,18 @@
 with whatever metadata version is newest."""
 from __future__ import annotations
 
-import pytest
-from pyspark.sql import functions as F
-
 import skipstone
 from skipstone import MinMax, Skipstone
 from skipstone.layout import KdTree
 from skipstone.table.indexing import FileSetIndex
-from tests.table.table_copies import copy_table
+from tests.table.table_copies import table_fixtures
+from tests.table.table_data import batch
 
 ROWS = 2000
 QUERY = "SELECT count(*) FROM parquet.`{root}` WHERE a < 200"
 
 
-@pytest.fixture(scope="module")
-def created(spark, tmp_path_factory):
-    df = spark.range(ROWS).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("pinned") / "t"), df,
-                            layout=KdTree(block_rows=250, columns=["a"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    return copy_table(spark, created, tmp_path / "t")
+created, table = table_fixtures("pinned", lambda spark: batch(spark, 0, ROWS), KdTree(block_rows=250, columns=["a"]))
 
 
 def test_a_newer_uncommitted_metadata_version_does_not_change_what_a_query_skips(spark, table):

@@ -8,34 +8,23 @@ import uuid
 from pathlib import Path
 
 import pytest
-from pyspark.sql import functions as F
 
-from skipstone import MinMax, Skipstone
+from skipstone import MinMax
 from skipstone.errors import SkipstoneError
 from skipstone.layout import KdTree
 from skipstone.table import failpoints, manifest
-from tests.table.table_copies import copy_table, local_path
-from tests.table.table_data import as_multiset
+from tests.table.table_copies import local_path, table_fixtures
+from tests.table.table_data import as_multiset, batch
 
 ROWS = 2000
 
 
 @pytest.fixture(scope="module")
 def source(spark):
-    return spark.range(ROWS).select(F.col("id").alias("a"), (F.col("id") % 7).alias("b"))
+    return batch(spark, 0, ROWS)
 
 
-@pytest.fixture(scope="module")
-def created(spark, source, tmp_path_factory):
-    return Skipstone.create(spark, str(tmp_path_factory.mktemp("vacuum") / "t"), source,
-                            layout=KdTree(block_rows=500, columns=["a"]))
-
-
-@pytest.fixture
-def table(spark, created, tmp_path):
-    t = copy_table(spark, created, tmp_path / "t")
-    yield t
-    failpoints.disarm_all(spark)
+created, table = table_fixtures("vacuum", lambda spark: batch(spark, 0, ROWS), KdTree(block_rows=500, columns=["a"]))
 
 
 def rewrite_one_file(spark, table) -> tuple[str, str]:
