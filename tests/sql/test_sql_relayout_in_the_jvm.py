@@ -16,7 +16,7 @@ from skipstone import GeoBox, Skipstone
 from skipstone.layout import Amoeba, Hilbert, KdTree, Range, ZOrder
 from skipstone.table.sql_optimize import SqlOptimizeHandler
 from tests.table.table_copies import copy_table
-from tests.table.table_data import SCHEMA, as_multiset, encoded_rows_by_file, mixed_rows
+from tests.table.table_data import MIXED_PREDICATES, as_multiset, encoded_rows_by_file, mixed_frame
 
 ROWS = 3000
 BLOCK_ROWS = 300
@@ -29,19 +29,12 @@ LAYOUTS = [
     ("ZORDER BY (i, x, d, s)", ZOrder(block_rows=BLOCK_ROWS, columns=["i", "x", "d", "s"]), "i < -900"),
     ("HILBERT BY (D, i)", Hilbert(block_rows=BLOCK_ROWS, columns=["d", "i"]), "d < DATE'2020-03-01'"),
 ]
-QUERIES = [
-    "i < -500",
-    "d < DATE'2020-06-01' AND b",
-    "x > 50 AND s > 's200'",
-    "isnan(x) OR x IS NULL",
-    "s IS NULL OR i BETWEEN 0 AND 10",
-    "ts >= TIMESTAMP'2024-03-01 02:00:00'",
-]
+QUERIES = [*MIXED_PREDICATES, "ts >= TIMESTAMP'2024-03-01 02:00:00'"]
 
 
 @pytest.fixture(scope="module")
 def source(spark):
-    return spark.createDataFrame(mixed_rows(ROWS, seed=5), SCHEMA)
+    return mixed_frame(spark, ROWS, seed=5)
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,15 @@ from skipstone.layout.schema import ColumnKind, LayoutData
 from skipstone.layout.tree import PartitionTree
 
 SCHEMA = ("i INT, l BIGINT, dec DECIMAL(10,2), x DOUBLE, d DATE, ts TIMESTAMP, s STRING, b BOOLEAN")
+# Filters on the rows of mixed_rows that a table must answer as plain Spark does: ranges over
+# several kinds, a boolean, and NaN and NULL.
+MIXED_PREDICATES = (
+    "i < -500",
+    "d < DATE'2020-06-01' AND b",
+    "x > 50 AND s > 's200'",
+    "isnan(x) OR x IS NULL",
+    "s IS NULL OR i BETWEEN 0 AND 10",
+)
 
 
 def mixed_rows(n: int, seed: int = 0) -> list[tuple[Any, ...]]:
@@ -41,6 +50,11 @@ def mixed_rows(n: int, seed: int = 0) -> list[tuple[Any, ...]]:
             None if k % 37 == 0 else bool(k % 3),
         ))
     return rows
+
+
+def mixed_frame(spark: Any, n: int, seed: int = 0) -> Any:
+    """The DataFrame of ``mixed_rows(n, seed)`` under SCHEMA."""
+    return spark.createDataFrame(mixed_rows(n, seed), SCHEMA)
 
 
 def as_multiset(df: Any) -> list[tuple[Any, ...]]:

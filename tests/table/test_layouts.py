@@ -10,7 +10,7 @@ from skipstone import ManagedTable, Skipstone
 from skipstone.layout import Hilbert, Paw, QdTree, ZOrder
 from skipstone.layout.curves import hilbert_keys, zorder_keys
 from tests.conftest import normalized
-from tests.table.table_data import SCHEMA, as_multiset, encoded_rows_by_file, mixed_rows
+from tests.table.table_data import MIXED_PREDICATES, as_multiset, encoded_rows_by_file, mixed_frame
 
 ROWS = 4000
 BLOCK_ROWS = 400
@@ -26,18 +26,11 @@ SPECS = {
     "qdtree": QdTree(block_rows=BLOCK_ROWS, queries=WORKLOAD),
     "paw": Paw(block_rows=BLOCK_ROWS, queries=WORKLOAD),
 }
-QUERIES = [
-    "i < -500",
-    "d < DATE'2020-06-01' AND b",
-    "x > 50 AND s > 's200'",
-    "isnan(x) OR x IS NULL",
-    "s IS NULL OR i BETWEEN 0 AND 10",
-]
 
 
 @pytest.fixture(scope="module")
 def source(spark):
-    return spark.createDataFrame(mixed_rows(ROWS, seed=3), SCHEMA)
+    return mixed_frame(spark, ROWS, seed=3)
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +53,7 @@ def test_the_table_holds_exactly_the_input_rows(spark, table, source):
 def test_answers_equal_plain_spark_on_the_original_data(spark, table, plain):
     spark.conf.set("spark.sql.parquet.filterPushdown", "false")  # footers omit NaN: the reference must not prune
     try:
-        for predicate in QUERIES:
+        for predicate in MIXED_PREDICATES:
             expected = normalized(spark.sql(f"SELECT * FROM parquet.`{plain}` WHERE {predicate}").collect())
             actual = normalized(spark.sql(f"SELECT * FROM parquet.`{table.root}` WHERE {predicate}").collect())
             assert actual == expected, predicate
