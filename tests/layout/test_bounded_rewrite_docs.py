@@ -1,15 +1,10 @@
 """The example of docs/layout.md's section on BoundedRewrite runs as printed."""
 from __future__ import annotations
 
-import doctest
-from pathlib import Path
-
-DOC = Path(__file__).resolve().parents[2] / "docs" / "layout.md"
+from tests.layout.doc_examples import run_doc_example
 
 
 def test_the_bounded_rewrite_example_runs_as_printed():
-    section = DOC.read_text().split("## Bounded rewrites on regret", 1)[1].split("\n## ", 1)[0]
-    test = doctest.DocTestParser().get_doctest(section, {}, "docs/layout.md: BoundedRewrite", str(DOC), 0)
-    assert test.examples, "the section lost its example"
-    result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test)
+    result = run_doc_example("layout.md", "## Bounded rewrites on regret")
+    assert result.attempted, "the section lost its example"
     assert result.failed == 0
