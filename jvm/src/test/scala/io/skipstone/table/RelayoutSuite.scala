@@ -1,13 +1,9 @@
 package io.skipstone.table
 
-import java.nio.file.{Files, Path => NioPath}
-
-import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.functions.{col, date_add, lit}
 import org.json4s._
 import org.json4s.jackson.JsonMethods
-import org.scalatest.BeforeAndAfterAll
-import org.scalatest.BeforeAndAfterEach
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.skipstone.layout.{CurveLayout, LayoutDocument, TreeLayout}
@@ -18,27 +14,9 @@ import io.skipstone.layout.{CurveLayout, LayoutDocument, TreeLayout}
  * table's stored sample, every row rewritten and committed; the request checked before anything
  * is written.
  */
-class RelayoutSuite extends AnyFunSuite with BeforeAndAfterAll with BeforeAndAfterEach {
-  private var spark: SparkSession = _ // one local session for the suite
-  private var dir: NioPath = _ // a fresh table root per test
-  private def root: String = "file:" + dir.toString
+class RelayoutSuite extends AnyFunSuite with ManagedTableFixtures {
+  protected def rootPrefix: String = "skipstone-relayout"
   private val Rows = 2000L
-
-  override def beforeAll(): Unit = spark = SparkSession.builder().master("local[1]")
-    .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-    .config("spark.sql.extensions", "io.skipstone.SkipstoneExtension").getOrCreate()
-
-  override def afterAll(): Unit = spark.stop()
-
-  override def beforeEach(): Unit = {
-    dir = Files.createTempDirectory("skipstone-relayout")
-    Files.delete(dir) // created by the table
-  }
-
-  override def afterEach(): Unit = {
-    Failpoints.disarmAll()
-    org.apache.commons.io.FileUtils.deleteDirectory(dir.toFile)
-  }
 
   private def rows: DataFrame = spark.range(Rows).select(col("id").as("a"), (col("id") % 7).as("b"),
     date_add(lit("2024-01-01").cast("date"), (col("id") % 365).cast("int")).as("day"))

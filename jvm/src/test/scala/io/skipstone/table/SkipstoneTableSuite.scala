@@ -1,17 +1,14 @@
 package io.skipstone.table
 
-import java.nio.file.{Files, Path => NioPath}
+import java.nio.file.Files
 
-import org.apache.spark.sql.{DataFrame, SparkSession}
-import org.apache.spark.sql.functions.col
+import org.apache.spark.sql.DataFrame
 import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods.{compact, render}
-import org.scalatest.BeforeAndAfterAll
-import org.scalatest.BeforeAndAfterEach
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.skipstone.indexing.IndexRequest
-import io.skipstone.layout.{ColumnKind, LayoutColumn, LayoutDocument, Leaf, Split, TreeLayout}
+import io.skipstone.layout.LayoutDocument
 
 /**
  * The managed table as a Scala user holds it, on real local Spark: a handle that keeps nothing
@@ -19,40 +16,13 @@ import io.skipstone.layout.{ColumnKind, LayoutColumn, LayoutDocument, Leaf, Spli
  * appends, one strategy loop whose `layout` strategy asks a policy (Scala's, or Python's JSON),
  * the automatic optimize after an append, properties and vacuum.
  */
-class SkipstoneTableSuite extends AnyFunSuite with BeforeAndAfterAll with BeforeAndAfterEach {
-  private var spark: SparkSession = _ // one local session for the suite
-  private var dir: NioPath = _ // a fresh table root per test
-  private def root: String = "file:" + dir.toString
-
-  // a = 0..99 in two blocks cut at 49; b = a % 7
-  private val twoBlocks = TreeLayout(Seq(LayoutColumn("a", ColumnKind.Integer), LayoutColumn("b", ColumnKind.Integer)),
-    Split(0, 49.0, Leaf(0, 0.0), Leaf(1, 0.0)))
-  // block 1 replaced by blocks 2 (a <= 74) and 3
-  private val fourCuts = twoBlocks.copy(root = Split(0, 49.0, Leaf(0, 0.0), Split(0, 74.0, Leaf(2, 0.0), Leaf(3, 0.0))))
+class SkipstoneTableSuite extends AnyFunSuite with TwoBlockTableFixtures {
+  protected def rootPrefix: String = "skipstone-table"
 
   /** Splits block 1 whatever the workload: the `layout` strategy always has something to do. */
   private val splitBlock1: LayoutPolicy = (_, _, base) =>
     Option.when(base.files.exists(_.block == 1L))(ProposedChange(fourCuts, Seq(1L), "SplitBlock1", 10.0, 2.0,
       "split block 1 at 74"))
-
-  override def beforeAll(): Unit = spark = SparkSession.builder().master("local[1]")
-    .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-    .config("spark.sql.extensions", "io.skipstone.SkipstoneExtension").getOrCreate()
-
-  override def afterAll(): Unit = spark.stop()
-
-  override def beforeEach(): Unit = {
-    dir = Files.createTempDirectory("skipstone-table")
-    Files.delete(dir) // created by the table
-  }
-
-  override def afterEach(): Unit = {
-    Failpoints.disarmAll()
-    org.apache.commons.io.FileUtils.deleteDirectory(dir.toFile)
-  }
-
-  private def rows(from: Long, n: Long): DataFrame =
-    spark.range(from, from + n).select(col("id").as("a"), (col("id") % 7).as("b"))
 
   /** A table of a = 0..99 in two blocks, opened by a fresh handle. */
   private def created(): SkipstoneTable = {

@@ -1,16 +1,13 @@
 package io.skipstone.table
 
-import java.nio.file.{Files, Path => NioPath}
+import java.nio.file.Files
 
-import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.functions.col
 import org.json4s.JObject
-import org.scalatest.BeforeAndAfterAll
-import org.scalatest.BeforeAndAfterEach
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.skipstone.indexing.IndexRequest
-import io.skipstone.layout.{ColumnKind, LayoutColumn, Leaf, Split, TreeLayout}
+import io.skipstone.layout.TreeLayout
 import io.skipstone.metadata.MetadataStore
 
 /**
@@ -19,35 +16,8 @@ import io.skipstone.metadata.MetadataStore
  * leaves nothing, a death at any step commits nothing, and files that do not hold the rows
  * routed are never committed.
  */
-class TableTransactionSuite extends AnyFunSuite with BeforeAndAfterAll with BeforeAndAfterEach {
-  private var spark: SparkSession = _ // one local session for the suite
-  private var dir: NioPath = _ // a fresh table root per test
-  private def root: String = "file:" + dir.toString
-
-  // a = 0..99 in two blocks cut at 49; b = a % 7
-  private val twoBlocks = TreeLayout(Seq(LayoutColumn("a", ColumnKind.Integer), LayoutColumn("b", ColumnKind.Integer)),
-    Split(0, 49.0, Leaf(0, 0.0), Leaf(1, 0.0)))
-  // block 1 replaced by blocks 2 (a <= 74) and 3
-  private val fourCuts = twoBlocks.copy(root = Split(0, 49.0, Leaf(0, 0.0), Split(0, 74.0, Leaf(2, 0.0), Leaf(3, 0.0))))
-
-  override def beforeAll(): Unit = spark = SparkSession.builder().master("local[1]")
-    .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-    .config("spark.sql.extensions", "io.skipstone.SkipstoneExtension").getOrCreate()
-
-  override def afterAll(): Unit = spark.stop()
-
-  override def beforeEach(): Unit = {
-    dir = Files.createTempDirectory("skipstone-transaction")
-    Files.delete(dir) // created by the table
-  }
-
-  override def afterEach(): Unit = {
-    Failpoints.disarmAll()
-    org.apache.commons.io.FileUtils.deleteDirectory(dir.toFile)
-  }
-
-  private def rows(from: Long, n: Long): DataFrame =
-    spark.range(from, from + n).select(col("id").as("a"), (col("id") % 7).as("b"))
+class TableTransactionSuite extends AnyFunSuite with TwoBlockTableFixtures {
+  protected def rootPrefix: String = "skipstone-transaction"
 
   private def create(): Snapshot = Create.run(spark, root, rows(0, 100), twoBlocks, Map("format" -> "parquet",
     "schema" -> rows(0, 1).schema.json, "layout.spec" -> "{}", "layout.blockRows" -> "50", "layout.sample" -> "none"),
