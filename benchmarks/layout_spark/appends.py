@@ -141,14 +141,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from benchmarks.layout_spark.tpch_data import denormalized
-    from skipstone import Skipstone, configure
+    from benchmarks.harness import session
+    from skipstone import Skipstone
     from skipstone.layout import Amoeba, KdTree
-    from pyspark.sql import SparkSession
-
-    spark = configure(SparkSession.builder.master("local[2]").appName("skipstone-bench-appends")
-                      .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-                      .config("spark.driver.memory", "4g").config("spark.sql.session.timeZone", "UTC")).getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = session("skipstone-bench-appends")
     name = f"tpch-sf{args.sf:g}-{args.layout}"
     work = tempfile.mkdtemp(prefix="skipstone-bench-appends-")
     try:

@@ -35,16 +35,12 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=16)
     args = parser.parse_args()
 
-    from pyspark.sql import SparkSession
-
-    from skipstone import Skipstone, configure
+    from benchmarks.harness import session
+    from skipstone import Skipstone
     from skipstone.errors import SkipstoneError
     from skipstone.layout import KdTree
 
-    spark = configure(SparkSession.builder.master("local[2]").appName("skipstone-calibration-spread")
-                      .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-                      .config("spark.driver.memory", "4g").config("spark.sql.session.timeZone", "UTC")).getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = session("skipstone-calibration-spread")
     work = tempfile.mkdtemp(prefix="skipstone-calibration-spread-")
     try:
         df = spark.range(args.rows).selectExpr("id", "uuid() AS u", "rand(1) AS x", "rand(2) * 1000 AS y")
