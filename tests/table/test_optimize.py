@@ -97,6 +97,28 @@ def test_the_workload_log_skips_a_half_written_line_and_reads_as_spark_does(spar
         sorted((int(r.time.timestamp() * 1000), r.predicate, r.files_read) for r in by_driver)
 
 
+def test_the_log_read_again_sees_new_files_and_a_file_finished_since(spark, source, new_table):
+    """The driver keeps the rows of log files it read (an optimizer asks every few dozen
+    queries); a file added since, or one that grew since (a writer finishing it), is read anew."""
+    from skipstone.table.optimize import logged_predicates
+
+    t = new_table
+    run_workload(spark, t.root, times=2)
+    assert t.workload().count() == 2
+    log_dir = t.root.replace("file:", "") + "/_skipstone/workload"
+    path = os.path.join(log_dir, "9999999999999-late.json")
+    line = json.dumps({"time": 9999999999999, "version": 1, "predicate": json.dumps({"column": "a", "op": ">", "value": 7})})
+    with open(path, "w") as out:
+        out.write(line[:40])
+    assert len(logged_predicates(spark, t.root)) == 2  # the half-written line is no record
+    with open(path, "w") as out:
+        out.write(line + "\n")
+    assert logged_predicates(spark, t.root)[-1] == ('{"column": "a", "op": ">", "value": 7}', 1)
+    run_workload(spark, t.root, times=1)
+    assert t.workload().count() == 4
+    assert len(logged_predicates(spark, t.root)) == 4
+
+
 def test_optimize_rewrites_only_the_blocks_it_replaces_and_keeps_every_row(spark, source, queried_table):
     t = queried_table
     before = t.current()

@@ -4,6 +4,7 @@ atomically, or not at all (``io.skipstone.table.Rewrite``, asked by the one stra
 ``io.skipstone.table.OptimizeIteration``)."""
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import warnings
@@ -14,6 +15,7 @@ from skipstone.errors import SkipstoneError
 from skipstone.layout.cost_model import model_to_json
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
+from skipstone.layout.schema import Schema
 from skipstone.layout.serialization import layout_to_json
 from skipstone.session import java_call
 from skipstone.table import manifest, settings
@@ -84,13 +86,33 @@ def logged_queries(workload: Logged, base: manifest.TableVersion,
     else:
         pairs = [(r.predicate, int(r.version)) for r in
                  workload.where("predicate IS NOT NULL").orderBy("time").select("predicate", "version").collect()]
+    parsed = _parsed_queries(schema)
     out = []
     for predicate, version in pairs:
         try:
-            out.append((Query.from_json(json.loads(predicate), schema), int(version)))
+            if predicate not in parsed:
+                parsed[predicate] = Query.from_json(json.loads(predicate), schema)
+            out.append((parsed[predicate], int(version)))
         except (ValueError, TypeError, KeyError) as e:
             warnings.warn(f"Skipstone: ignoring logged predicate {predicate}: {e}", stacklevel=2)
     return out
+
+
+_PARSED: collections.OrderedDict[Schema, dict[str, Query]] = collections.OrderedDict()
+_PARSED_SCHEMAS, _PARSED_PER_SCHEMA = 8, 100_000
+
+
+def _parsed_queries(schema: Schema) -> dict[str, Query]:
+    """The logged predicates already parsed under ``schema`` (a Query is immutable). Kept: an
+    optimizer asking every few dozen queries would otherwise parse the whole log each time. The
+    last few schemas, each up to a bound (then it starts afresh)."""
+    parsed = _PARSED.pop(schema, None)
+    if parsed is None or len(parsed) > _PARSED_PER_SCHEMA:
+        parsed = {}
+    _PARSED[schema] = parsed
+    while len(_PARSED) > _PARSED_SCHEMAS:
+        _PARSED.popitem(last=False)
+    return parsed
 
 
 def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, policy: LayoutPolicy) -> OptimizePlan | None:

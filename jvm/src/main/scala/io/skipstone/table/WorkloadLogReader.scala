@@ -8,7 +8,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.Path
+import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.types.StructType
 import org.json4s._
@@ -21,10 +21,24 @@ import org.json4s.jackson.JsonMethods
  * and reads them itself, a few at a time; beyond that a Spark job reads them in parallel. Both
  * give the same rows: a line that is not a JSON object (a file another process is still
  * writing on a store without atomic creates) is skipped, a missing field is null.
+ *
+ * A log file is written once and never changed, and an optimizer asks again every few dozen
+ * queries, so the driver keeps the rows of the files it read (at most [[CachedFiles]] of them,
+ * least recently used out), keyed by path, length and modification time: a file still being
+ * written, or one replaced, differs in one of them and is read again. Each call then reads only
+ * the files added since the last (a listing, and the rows of the new files).
  */
 private[table] object WorkloadLogReader {
   val DriverFileLimit = 5000
   private val Threads = 8
+  private val CachedFiles = 20000
+
+  private final case class FileKey(path: String, length: Long, modified: Long)
+
+  private val cache = java.util.Collections.synchronizedMap(
+    new java.util.LinkedHashMap[FileKey, Seq[Row]](1024, 0.75f, true) {
+      override def removeEldestEntry(eldest: java.util.Map.Entry[FileKey, Seq[Row]]): Boolean = size() > CachedFiles
+    })
 
   val Schema: StructType = StructType.fromDDL(WorkloadRecord.Schema)
 
@@ -43,22 +57,29 @@ private[table] object WorkloadLogReader {
   private def byJob(session: SparkSession, root: String): DataFrame =
     session.read.schema(Schema).json(WorkloadLog.dir(root).toString)
 
-  private def listed(session: SparkSession, root: String): (Configuration, Seq[Path]) = {
+  private def listed(session: SparkSession, root: String): (Configuration, Seq[FileStatus]) = {
     val dir = WorkloadLog.dir(root)
     val conf = session.sessionState.newHadoopConf()
     val fs = dir.getFileSystem(conf)
     val files = if (fs.exists(dir)) fs.listStatus(dir).toSeq.filter(s => s.isFile && s.getPath.getName.endsWith(".json"))
       else Seq.empty
-    (conf, files.map(_.getPath))
+    (conf, files)
   }
 
-  private def read(conf: Configuration, files: Seq[Path]): Seq[Row] = {
-    if (files.isEmpty) return Seq.empty
-    val pool = Executors.newFixedThreadPool(math.min(Threads, files.size))
-    try {
-      val tasks = files.map(f => new Callable[Seq[Row]] { def call(): Seq[Row] = rowsOf(conf, f) })
-      pool.invokeAll(tasks.asJava).asScala.toSeq.flatMap(_.get())
-    } finally pool.shutdown()
+  private def read(conf: Configuration, files: Seq[FileStatus]): Seq[Row] = {
+    val keyed = files.map(f => (f.getPath, FileKey(f.getPath.toString, f.getLen, f.getModificationTime)))
+    val missing = keyed.filterNot { case (_, key) => cache.containsKey(key) }
+    if (missing.nonEmpty) {
+      val pool = Executors.newFixedThreadPool(math.min(Threads, missing.size))
+      try {
+        val tasks = missing.map { case (path, key) =>
+          new Callable[Unit] { def call(): Unit = cache.put(key, rowsOf(conf, path)) }
+        }
+        pool.invokeAll(tasks.asJava).asScala.foreach(_.get())
+      } finally pool.shutdown()
+    }
+    // a file evicted between the put and here (more than CachedFiles new ones) is read again
+    keyed.flatMap { case (path, key) => Option(cache.get(key)).getOrElse(rowsOf(conf, path)) }
   }
 
   private def rowsOf(conf: Configuration, file: Path): Seq[Row] = {
