@@ -15,6 +15,13 @@ phase's first query is within 1.3x of a clairvoyant with free rebuilds once R + 
 L >= R / (0.3 q_c). Rent-or-buy (B queries at q_s, then the rewrite, then q_c) needs
 B q_s + R + (L - B) q_c <= 1.3 q_c L, L >= 2R / (0.3 q_c); and 1.25x faster than static,
 <= q_s L / 1.25, L >= 2R / (q_s / 1.25 - q_c).
+
+A policy that predicts the horizon (``AutoColumns``: a new pattern is expected to last as long
+as the log's patterns have) pays rent-or-buy only in the first phase; in each later one it buys
+after the d queries it takes to see the new pattern (the optimize interval), then queries at
+q_a (what its layout reaches; q_c at best). Over k phases it pays k L q_a + X with
+X = (k + 1) R + (k - 1) d (q_s - q_a), so 1.25x faster than static needs
+L >= 1.25 X / (k (q_s - 1.25 q_a)), and 1.3x of the clairvoyant L >= X / (k (1.3 q_c - q_a)).
 """
 from __future__ import annotations
 
@@ -75,11 +82,29 @@ class PhaseLengths:
     >>> p = PhaseLengths(static_s=0.5, clairvoyant_s=0.2, rewrite_s=30.0)
     >>> round(p.break_even), round(p.at_once_1_3), round(p.rent_or_buy_1_3), round(p.rent_or_buy_1_25)
     (100, 500, 1000, 300)
+    >>> round(p.predicted_1_25(detect=50, phases=3)), round(p.predicted_1_3(detect=50, phases=3))
+    (250, 833)
     """
 
     static_s: float
     clairvoyant_s: float
     rewrite_s: float
+    adaptive_s: float | None = None  # what the adaptive layout reaches after its rewrite (q_a; q_c if None)
+
+    @property
+    def reached_s(self) -> float:
+        return self.clairvoyant_s if self.adaptive_s is None else self.adaptive_s
+
+    def _predicted_extra(self, detect: int, phases: int) -> float:
+        return (phases + 1) * self.rewrite_s + (phases - 1) * detect * (self.static_s - self.reached_s)
+
+    def predicted_1_25(self, detect: int, phases: int) -> float:
+        margin = phases * (self.static_s - 1.25 * self.reached_s)
+        return 1.25 * self._predicted_extra(detect, phases) / margin if margin > 0 else math.inf
+
+    def predicted_1_3(self, detect: int, phases: int) -> float:
+        margin = phases * (1.3 * self.clairvoyant_s - self.reached_s)
+        return self._predicted_extra(detect, phases) / margin if margin > 0 else math.inf
 
     @property
     def break_even(self) -> float:
@@ -168,6 +193,19 @@ def phase_lengths(result: dict[str, Any], rewrite_s: float) -> tuple[str, PhaseL
     return best, PhaseLengths(per_query[best], per_query["clairvoyant"], rewrite_s)
 
 
+def reached_seconds(result: dict[str, Any], method: str) -> float | None:
+    """A method's mean query seconds on the layout its last rewrite of each phase made (the
+    queries after it, in that phase); None when it never rewrote a whole table."""
+    n = result["per_phase"]
+    whole = [e for e in result.get("events", []) if e["method"] == method and e["rows"] >= result["rows"]]
+    last: dict[int, int] = {}
+    for e in whole:
+        last[(e["query"] - 1) // n] = e["query"]
+    seconds = result["methods"][method]["per_query_s"]
+    after = [seconds[i] for phase, q in last.items() for i in range(q, (phase + 1) * n)]
+    return mean(after) if after else None
+
+
 def seconds_per_byte(path: str = CALIBRATION) -> float:
     with open(path) as f:
         return json.load(f)["reads"]["seconds_per_gb"] / 1e9
@@ -227,6 +265,15 @@ def report(result: dict[str, Any], per_byte: float) -> list[str]:
                   f"  1.3x of the clairvoyant, buying at the phase's start: {p.at_once_1_3:.0f} queries a phase",
                   f"  rent-or-buy, 1.3x of the clairvoyant: {p.rent_or_buy_1_3:.0f}; "
                   f"1.25x faster than {best}: {p.rent_or_buy_1_25:.0f} queries a phase"]
+        detect, phases = int(result.get("optimize_every", 0)), len(result["phases"])
+        for method in runs:
+            reached = reached_seconds(result, method)
+            if reached is None:
+                continue
+            q = PhaseLengths(p.static_s, p.clairvoyant_s, p.rewrite_s, reached)
+            lines.append(f"  predicted horizon ({method}: q_a {reached:.3f} s after its rewrites, d {detect}): "
+                         f"1.25x faster than {best}: {q.predicted_1_25(detect, phases):.0f}; 1.3x of the "
+                         f"clairvoyant: {q.predicted_1_3(detect, phases):.0f} queries a phase")
     checked = sum(len(r["per_query_s"]) for m, r in runs.items() if m != "fullscan")
     wrong = sum(r["wrong_answers"] for r in runs.values())
     lines += ["", f"answers checked against the full scan's: {checked:,}, wrong: {wrong}"]
