@@ -1,12 +1,14 @@
 # Everything runs inside .venv; a fresh machine needs only Python 3.11 and Java 17.
 VENV   := .venv
 PY     := $(VENV)/bin/python
-JAR    := python/skipstone/jars/skipstone.jar
+# The pinned pyspark's minor (PYSPARK below); its jar is the one `make test` uses (skipstone/jar.py)
+SPARK_MINOR := 4.3
+JAR    := python/skipstone/jars/spark-$(SPARK_MINOR)/skipstone.jar
 SCALA  := $(shell find jvm/src/main -name '*.scala' -o -path 'jvm/src/main/resources/*' -type f)
 # The JVM side of the benchmarks, in a jar of its own so that it never ships (git-ignored).
 BENCH_JAR   := benchmarks/.jars/skipstone-bench.jar
 BENCH_SCALA := $(shell find jvm/src/bench -name '*.scala')
-PYSPARK := pyspark>=4.3,<4.4
+PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 

@@ -5,7 +5,9 @@ relied on. pyspark's `jars/` folder already carries scala-compiler, scala-librar
 scala-reflect of the Scala version Spark was built with; compiling against that same folder
 guarantees binary compatibility with the Spark that will load the jar.
 
-Usage: python jvm/build_jar.py [output.jar]   (default: python/skipstone/jars/skipstone.jar)
+Usage: python jvm/build_jar.py [output.jar]   (default: python/skipstone/jars/spark-X.Y/skipstone.jar,
+                                                X.Y the minor of the pyspark that runs it)
+       python jvm/build_jar.py --path            (prints that default)
        python jvm/build_jar.py --bench [output.jar]   (default: benchmarks/.jars/skipstone-bench.jar)
 
 `--bench` compiles jvm/src/bench (the JVM side of the benchmarks) against the product jar into
@@ -15,6 +17,7 @@ to Spark.
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import re
 import shutil
@@ -30,7 +33,7 @@ RESOURCES = os.path.join(ROOT, "jvm", "src", "main", "resources")
 # jvm/src/main/spark-X.Y/: what differs between Spark minors (Spark's parser interface, which
 # gains methods in 4.1 and 4.3); a build takes the newest folder not newer than its pyspark.
 PER_SPARK = os.path.join(ROOT, "jvm", "src", "main")
-DEFAULT_JAR = os.path.join(ROOT, "python", "skipstone", "jars", "skipstone.jar")
+PACKAGE_JAR_MODULE = os.path.join(ROOT, "python", "skipstone", "jar.py")
 BENCH_SOURCES = os.path.join(ROOT, "jvm", "src", "bench", "scala")
 BENCH_JAR = os.path.join(ROOT, "benchmarks", ".jars", "skipstone-bench.jar")
 
@@ -67,6 +70,26 @@ def per_spark_sources(spark_version: str) -> str:
         raise SystemExit(f"Skipstone's Scala sources have no folder for Spark {spark_version} "
                          f"(jvm/src/main/spark-X.Y: {sorted(folders)})")
     return folders[max(fitting)]
+
+
+def package_jar_module():
+    """skipstone/jar.py, which owns where the package keeps a jar for each Spark minor, loaded on
+    its own: the package's dependencies may be absent while building."""
+    spec = importlib.util.spec_from_file_location("skipstone_jar_layout", PACKAGE_JAR_MODULE)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def package_jar(spark_version: str) -> str:
+    """Where the package keeps the jar for this Spark."""
+    layout = package_jar_module()
+    return layout.jar_for_minor(layout.spark_minor(spark_version))
+
+
+def default_jar() -> str:
+    """The package's jar for the pyspark that runs this build."""
+    return package_jar(pyspark_module().__version__)
 
 
 def one_jar(jars: str, prefix: str) -> str:
@@ -115,12 +138,14 @@ def _compile_jar(sources: list[str], classpath: list[str], out_jar: str, what: s
     return out_jar
 
 
-def build(out_jar: str = DEFAULT_JAR) -> str:
+def build(out_jar: str | None = None) -> str:
+    out_jar = out_jar or default_jar()
     return _compile_jar(scala_sources(pyspark_module().__version__), [], out_jar, "Skipstone's Scala sources", RESOURCES)
 
 
-def build_bench(out_jar: str = BENCH_JAR, main_jar: str = DEFAULT_JAR) -> str:
+def build_bench(out_jar: str = BENCH_JAR, main_jar: str | None = None) -> str:
     """The benchmarks' jar, compiled against the product jar (built first when missing)."""
+    main_jar = main_jar or default_jar()
     if not os.path.exists(main_jar):
         build(main_jar)
     sources = sorted(glob.glob(os.path.join(BENCH_SOURCES, "**", "*.scala"), recursive=True))
@@ -133,5 +158,7 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     if args[:1] == ["--bench"]:
         print(build_bench(args[1] if len(args) > 1 else BENCH_JAR))
+    elif args[:1] == ["--path"]:
+        print(default_jar())
     else:
-        print(build(args[0] if args else DEFAULT_JAR))
+        print(build(args[0] if args else None))

@@ -150,7 +150,7 @@ def assert_not_shipped(jar: str, classes: str) -> None:
 
 def run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--main-jar", default=_build_jar_module().DEFAULT_JAR)
+    parser.add_argument("--main-jar", default=_build_jar_module().default_jar())
     parser.add_argument("--cache", default=DEFAULT_CACHE, help="where ScalaTest's jars are kept")
     parser.add_argument("--maven-settings", help="a settings.xml for mvn (a mirror of Maven Central, a proxy)")
     parser.add_argument("runner_args", nargs="*", help="more arguments for org.scalatest.tools.Runner")

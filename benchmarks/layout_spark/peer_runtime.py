@@ -109,8 +109,11 @@ def prepared(cache: str = SPARK_CACHE) -> Runtime:
     shutil.rmtree(package, ignore_errors=True)
     shutil.copytree(os.path.join(ROOT, "python", "skipstone"), package,
                     ignore=shutil.ignore_patterns("jars", "__pycache__"))
-    os.makedirs(os.path.join(package, "jars"))
-    shutil.copy2(jar, os.path.join(package, "jars", "skipstone.jar"))
+    # where the package looks for the jar of this Spark minor (skipstone/jar.py owns the layout)
+    layout = _load("skipstone_jar_layout", os.path.join(package, "jar.py"))
+    packaged = layout.jar_for_minor(layout.spark_minor(SPARK), os.path.join(package, "jars"))
+    os.makedirs(os.path.dirname(packaged))
+    shutil.copy2(jar, packaged)
     return Runtime(python, os.pathsep.join([os.path.dirname(package), ROOT]),
                    os.path.join(cache, f"skipstone-bench-spark-{SPARK}.jar"))
 

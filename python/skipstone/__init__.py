@@ -14,7 +14,9 @@ from skipstone.indexes import (
     BloomFilter, Formatted, GapList, GeoBox, Hybrid, IndexType, Metric, MetricDist, MinMax, Prefix, Role, Rule,
     RuleIndex, SqlText, Suffix, UdfMapping, ValueList, geo_minmax_mapping,
 )
-from skipstone.session import EXTENSION_CLASS, configure, jar_path
+from skipstone.jar import jar_path
+from skipstone.session import EXTENSION_CLASS as _EXTENSION_CLASS
+from skipstone.session import configure
 from skipstone.stats import DatasetStats, QueryStats, last_query_stats
 from skipstone.table import AppendResult, ManagedTable, OptimizeResult
 
@@ -50,3 +52,11 @@ __all__ = [
     "last_query_stats",
 ]
 __version__ = "0.1.0"
+
+EXTENSION_CLASS: str = _EXTENSION_CLASS
+"""The class to name in ``spark.sql.extensions`` (``skipstone.configure`` adds it for you).
+
+>>> import skipstone
+>>> skipstone.EXTENSION_CLASS
+'io.skipstone.SkipstoneExtension'
+"""

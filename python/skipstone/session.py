@@ -1,31 +1,16 @@
 """Enabling Skipstone in a SparkSession and reaching its JVM side."""
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any, Callable
 
 from skipstone.errors import SkipstoneError
+from skipstone.jar import jar_path
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+# documented where the package exports it (skipstone/__init__.py)
 EXTENSION_CLASS = "io.skipstone.SkipstoneExtension"
-
-
-def jar_path() -> str:
-    """Path of Skipstone's jar inside the installed package.
-
-    >>> import skipstone, os
-    >>> os.path.basename(skipstone.jar_path())
-    'skipstone.jar'
-    """
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jars", "skipstone.jar")
-    if not os.path.exists(path):
-        raise SkipstoneError(
-            f"Skipstone's jar is missing at {path}: reinstall the package (pip install .) "
-            "or build it with `python jvm/build_jar.py`"
-        )
-    return path
 
 
 def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
