@@ -12,7 +12,7 @@ PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers
+.PHONY: install jar dist test-dist apidocs bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers
 
 install: $(VENV)/.installed $(JAR)
 
@@ -28,6 +28,28 @@ jar: $(JAR)
 
 $(JAR): $(SCALA) jvm/build_jar.py | $(VENV)/.installed
 	$(PY) jvm/build_jar.py
+
+# A wheel (the jars compiled, nothing to build at install) and an sdist into dist/ (docs/install.md).
+# The wheel holds a jar for the pinned minor and for each pyspark in DIST_SPARK (a pyspark
+# version each, installed from PyPI into .cache/spark-<version> the first time, ~400 MB;
+# .cache/peer-spark's venv is used when it holds that version). `make dist DIST_SPARK=`: 4.3 only.
+DIST_SPARK ?= 4.1.4
+dist: | $(VENV)/.installed
+	rm -rf dist build python/skipstone.egg-info
+	SKIPSTONE_SPARK_PYTHONS="$$($(PY) .ci/dist.py pythons $(DIST_SPARK))" \
+	  $(PY) -m pip wheel -q --no-build-isolation --no-deps -w dist .
+	$(PY) setup.py -q sdist -d dist
+	$(PY) .ci/dist.py check dist
+
+# The wheel installed into a fresh venv from dist/ and a local cache of its dependencies
+# (pip download once, then --no-index: nothing compiled, nothing fetched), then used.
+test-dist: dist
+	$(PY) .ci/dist.py install dist
+
+# The API reference from the docstrings into docs/api/ (git-ignored), with pdoc (dev extra);
+# fails on a broken cross-reference (tests/test_api_reference.py checks it too)
+apidocs: | $(VENV)/.installed
+	$(PY) .ci/apidocs.py docs/api
 
 bench-jar: $(BENCH_JAR)
 
@@ -109,4 +131,4 @@ fuzz-tables: install
 	PYTHONPATH=tests:python $(PY) -m fuzz.tables --tables $(TABLES) --seed $(SEED)
 
 clean:
-	rm -rf $(VENV) python/skipstone/jars benchmarks/.jars build *.egg-info python/*.egg-info .cache/jvm-test-classes
+	rm -rf $(VENV) python/skipstone/jars benchmarks/.jars build dist docs/api *.egg-info python/*.egg-info .cache/jvm-test-classes
