@@ -36,9 +36,13 @@ class Skipstone:
         self._jvm = jvm_entry(spark)
         self._jsession = spark._jsparkSession
         self.root = root
+        """The dataset's root directory, qualified (``file:/data/weather``)."""
         self.format = data_format
+        """The files' format as Spark names it (``parquet``, ``csv``, ...)."""
         self.options = {k: v for k, v in dict(options or {}).items() if k.lower() not in _LOCATION_OPTIONS}
+        """The reader options the dataset is read (and indexed) with; location options left out."""
         self.table = table
+        """The catalog table's name when opened with ``for_table``, else None."""
         self._schema = schema
 
     @classmethod

@@ -13,7 +13,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class DatasetStats:
-    """What skipping did to one indexed dataset of a query."""
+    """What skipping did to one indexed dataset of a query.
+
+    >>> d = skipstone.last_query_stats(spark).per_dataset[0]            # doctest: +SKIP
+    >>> d.files_skipped, d.files_total, d.skipped_by_index               # doctest: +SKIP
+    (98, 100, {'MinMax(ts)': 98})
+    """
 
     path: str
     files_total: int
@@ -32,24 +37,33 @@ class DatasetStats:
 
 @dataclass(frozen=True)
 class QueryStats:
-    """Skipping statistics of one query, summed over its indexed datasets."""
+    """Skipping statistics of one query, summed over its indexed datasets.
+
+    >>> st = QueryStats([DatasetStats("file:/data/a", 10, 7, 1000, 700), DatasetStats("file:/data/b", 5, 1, 500, 100)])
+    >>> st.files_skipped, st.files_total
+    (8, 15)
+    """
 
     per_dataset: list[DatasetStats] = field(default_factory=list)
 
     @property
     def files_total(self) -> int:
+        """Files the query's indexed datasets hold."""
         return sum(d.files_total for d in self.per_dataset)
 
     @property
     def files_skipped(self) -> int:
+        """Files skipping ruled out."""
         return sum(d.files_skipped for d in self.per_dataset)
 
     @property
     def bytes_total(self) -> int:
+        """Bytes of the query's indexed datasets' files."""
         return sum(d.bytes_total for d in self.per_dataset)
 
     @property
     def bytes_skipped(self) -> int:
+        """Bytes of the skipped files."""
         return sum(d.bytes_skipped for d in self.per_dataset)
 
 

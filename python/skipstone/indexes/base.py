@@ -27,10 +27,17 @@ def registered_kind(kind: str) -> type[IndexType] | None:
 
 @dataclass(frozen=True)
 class IndexType:
-    """Base of all index types; subclasses are frozen dataclasses registered by ``kind``."""
+    """Base of all index types; subclasses are frozen dataclasses registered by ``kind``.
+
+    >>> from skipstone import IndexType, MinMax
+    >>> isinstance(MinMax("temp"), IndexType), MinMax.kind, MinMax("temp").describe()
+    (True, 'minmax', 'MinMax(temp)')
+    """
 
     kind: ClassVar[str] = ""
+    """The name index.json and SQL's ``USING`` call the type by (``minmax``, ``bloomfilter``, ...)."""
     roles: ClassVar[tuple[str, ...]] = ()
+    """The metadata columns the index stores per file (``min``, ``max``, ...)."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -39,6 +46,7 @@ class IndexType:
 
     @property
     def columns(self) -> tuple[str, ...]:
+        """The dataset columns this index summarizes, in the order it stores them."""
         raise NotImplementedError
 
     def params(self) -> dict[str, str]:
@@ -60,8 +68,10 @@ class IndexType:
         return bool(self.per_file())
 
     def describe(self) -> str:
+        """How the index is shown in ``skipstone.Skipstone.describe()``, EXPLAIN and errors: kind and columns."""
         return f"{type(self).__name__}({', '.join(self.columns)})"
 
     @classmethod
     def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> IndexType:
+        """The index back from what index.json stores of it: its ``columns`` and ``params``."""
         return cls(*columns)  # type: ignore[call-arg]

@@ -42,11 +42,28 @@ class RuleIndex(IndexType):
     The build (in the JVM) computes SQL roles, checks every rule's SQL and stores both with
     the index, so sessions without Python skip with them; roles given as Python functions are
     computed here and handed to it.
+
+    >>> from dataclasses import dataclass
+    >>> from typing import ClassVar
+    >>> from skipstone import Role, Rule, RuleIndex
+    >>> @dataclass(frozen=True)
+    ... class LengthRange(RuleIndex):
+    ...     column: str
+    ...     kind: ClassVar[str] = "length_range"
+    ...     metadata: ClassVar = (Role("shortest", "int", "min(length({col}))"),
+    ...                           Role("longest", "int", "max(length({col}))"))
+    ...     rules: ClassVar = Rule.range("length({col})", "{shortest}", "{longest}")
+    >>> LengthRange("word").roles
+    ('shortest', 'longest')
+    >>> Skipstone.for_path(spark, "/data/words").build(LengthRange("word"))   # doctest: +SKIP
     """
 
     metadata: ClassVar[tuple[Role, ...]] = ()
+    """The roles: what the index stores per file, each a SQL aggregate or a Python function."""
     rules: ClassVar[tuple[Rule, ...]] = ()
+    """The rules: a predicate pattern and the clause over the roles that answers it."""
     cover: ClassVar[str | None] = None
+    """The array role holding one element for each row the rules speak about, if any."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         if isinstance(cls.__dict__.get("kind"), str) and not _KIND.match(cls.kind):
@@ -54,17 +71,21 @@ class RuleIndex(IndexType):
         super().__init_subclass__(**kwargs)
 
     def role_definitions(self) -> tuple[Role, ...]:
+        """The metadata this index stores per file, one ``Role`` each (default: ``metadata``)."""
         return type(self).metadata
 
     def rule_definitions(self) -> tuple[Rule, ...]:
+        """The rules (``Rule``) that turn predicates into clauses over the roles (default: ``rules``)."""
         return type(self).rules
 
     @property
     def roles(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The names of ``role_definitions()``."""
         return tuple(r.name for r in self.role_definitions())
 
     @property
     def columns(self) -> tuple[str, ...]:
+        """The ``column`` field, for types over one column; types over several override it."""
         if any(f.name == "column" for f in fields(self)):
             return (getattr(self, "column"),)
         raise NotImplementedError(f"{type(self).__name__} must define a 'column' field or 'columns'")

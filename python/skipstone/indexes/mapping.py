@@ -27,6 +27,13 @@ class UdfMapping(RuleIndex):
     A mapping is stored with the dataset's index definition, like an index: pass it to
     ``build()`` next to the indexes it uses. A leaf whose columns lack those indexes is
     simply not answered by it.
+
+    >>> from skipstone import MinMax, Rule, UdfMapping
+    >>> in_box = UdfMapping("in_box on minmax", (
+    ...     Rule("in_box({x}, {lo}, {hi})", "{x:minmax.max} >= {lo} AND {x:minmax.min} <= {hi}"),))
+    >>> in_box.describe()
+    'UdfMapping(in_box on minmax)'
+    >>> Skipstone.for_path(spark, "/data/events").build(MinMax("a"), in_box)   # doctest: +SKIP
     """
 
     name: str

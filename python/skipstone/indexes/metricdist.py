@@ -68,6 +68,7 @@ class MetricDist(RuleIndex):
 
     @property
     def origin_sql(self) -> str:
+        """``origin`` written as a SQL literal (a ``SqlText`` as it is)."""
         return sql_literal(self.origin)
 
     def params(self) -> dict[str, str]:
@@ -89,7 +90,15 @@ class MetricDist(RuleIndex):
 
 @dataclass(frozen=True)
 class SqlText:
-    """A value already written as SQL, e.g. ``SqlText("array(0D, 0D)")``."""
+    """A value already written as SQL, e.g. ``SqlText("array(0D, 0D)")``: stored as it is where a
+    plain Python value would be turned into a SQL literal.
+
+    >>> from skipstone import Metric, MetricDist, SqlText
+    >>> MetricDist("name", Metric.levenshtein(), SqlText("lower('Origin')")).origin_sql
+    "lower('Origin')"
+    >>> MetricDist("name", Metric.levenshtein(), "Origin").origin_sql
+    "'Origin'"
+    """
 
     sql: str
 

@@ -66,6 +66,7 @@ class BestOf:
         return replace(self, policies=tuple(_adapted(p, "with_block_births", births) for p in self.policies))
 
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+        """The change of ``policies`` with the largest benefit - cost; None when none proposes one."""
         best: tuple[float, str, LayoutChange] | None = None
         for policy in self.policies:
             if policy.name == "AmoebaAdaptive" and not hasattr(tree, "root"):

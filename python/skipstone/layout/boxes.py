@@ -29,29 +29,36 @@ class BoxSet:
 
     @staticmethod
     def universe(width: int) -> BoxSet:
+        """One box covering all of ``width`` dimensions."""
         return BoxSet(np.full((1, width), -np.inf), np.full((1, width), np.inf))
 
     @staticmethod
     def empty(width: int) -> BoxSet:
+        """No box, in ``width`` dimensions."""
         return BoxSet(np.empty((0, width)), np.empty((0, width)))
 
     @staticmethod
     def single(low: Sequence[float], high: Sequence[float]) -> BoxSet:
+        """The box from ``low`` to ``high`` (empty when it has no volume)."""
         return BoxSet(np.asarray(low, dtype=np.float64)[None, :], np.asarray(high, dtype=np.float64)[None, :]).nonempty()
 
     @property
     def width(self) -> int:
+        """The number of dimensions."""
         return int(self.low.shape[1])
 
     @property
     def count(self) -> int:
+        """The number of boxes."""
         return int(self.low.shape[0])
 
     @property
     def is_empty(self) -> bool:
+        """Whether there is no box."""
         return self.count == 0
 
     def nonempty(self) -> BoxSet:
+        """These boxes without the ones that have no volume."""
         keep = np.all(self.low < self.high, axis=1)
         return self if keep.all() else BoxSet(self.low[keep], self.high[keep])
 
@@ -83,9 +90,11 @@ class BoxSet:
         return BoxSet(np.vstack([self.low, extra.low]), np.vstack([self.high, extra.high]))
 
     def complement(self) -> BoxSet:
+        """The space outside these boxes, as disjoint boxes."""
         return BoxSet.universe(self.width).subtract(self)
 
     def intersects(self, other: BoxSet) -> bool:
+        """Whether some box of ``other`` overlaps one of these."""
         return not self.intersect(other).is_empty
 
     def contains_points(self, points: np.ndarray) -> np.ndarray:
@@ -96,6 +105,7 @@ class BoxSet:
         return inside
 
     def bounding_box(self) -> BoxSet:
+        """The one box around all of these (empty if there are none)."""
         if self.is_empty:
             return self
         return BoxSet(self.low.min(axis=0)[None, :], self.high.max(axis=0)[None, :])

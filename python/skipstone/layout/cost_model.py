@@ -53,8 +53,11 @@ class CostModel(Protocol):
     ``job_cost`` is what any rewrite costs on top of its blocks, before the write multiplier."""
 
     job_cost: float
+    """What any rewrite costs on top of its blocks, before the write multiplier."""
 
-    def block_costs(self, rows: np.ndarray) -> np.ndarray: ...
+    def block_costs(self, rows: np.ndarray) -> np.ndarray:
+        """The price of reading each block, from its row count."""
+        ...
 
 
 def write_costs(model: CostModel, rows: np.ndarray) -> np.ndarray:
@@ -71,6 +74,7 @@ class RowsRead:
     job_cost: float = 0.0
 
     def block_costs(self, rows: np.ndarray) -> np.ndarray:
+        """Each block costs its rows."""
         return np.asarray(rows, dtype=np.float64)
 
 
@@ -118,6 +122,7 @@ class SparkCost:
 
     @property
     def job_cost(self) -> float:
+        """The bytes one rewrite costs on top of its blocks: ``job_bytes``, or the library's calibration."""
         return JOB_BYTES if self.job_bytes is None else float(self.job_bytes)
 
     def with_bytes_per_row(self, bytes_per_row: float) -> SparkCost:
@@ -130,6 +135,7 @@ class SparkCost:
                        job_bytes=self.job_bytes if self.job_bytes is not None else prices.job_bytes)
 
     def block_costs(self, rows: np.ndarray) -> np.ndarray:
+        """Each block costs its bytes (rows x ``bytes_per_row``) plus its files' opening price."""
         if self.bytes_per_row is None:
             raise ValueError("SparkCost.bytes_per_row is not known: give it, or optimize a managed table, "
                              "which measures it from the table's files")

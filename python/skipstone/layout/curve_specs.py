@@ -44,6 +44,7 @@ class _CurveSpec(SizedSpec):
     curve = ""
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> CurveLayout:
+        """The curve layout over ``sample``: rows in curve order, cut into blocks of about ``block_rows`` rows."""
         width = len(self.columns) if self.columns is not None else sample.schema.width
         bits = self.bits or default_bits(total_rows / block_rows, width)
         return build_curve_layout(sample, self.curve, block_rows, total_rows, self.columns, bits)
@@ -60,6 +61,7 @@ class ZOrder(_CurveSpec):
     """
 
     curve = "zorder"
+    """The curve's name in the layout JSON."""
 
 
 @layout_spec
@@ -72,3 +74,4 @@ class Hilbert(_CurveSpec):
     """
 
     curve = "hilbert"
+    """The curve's name in the layout JSON."""

@@ -32,6 +32,14 @@ CURVES = ("zorder", "hilbert")
 
 @dataclass(frozen=True, eq=False)
 class CurveLayout(Layout):
+    """Rows ordered along a space-filling curve (``ZOrder``, ``Hilbert``) and cut into blocks of
+    consecutive curve keys; each block is described by the box of the rows it holds.
+
+    >>> from skipstone.layout import ZOrder
+    >>> ZOrder(columns=["a", "b"], block_rows=1000).curve
+    'zorder'
+    """
+
     schema: Schema
     curve: str
     columns: tuple[int, ...]
@@ -54,6 +62,7 @@ class CurveLayout(Layout):
         return Descriptors(self.low, self.high, np.arange(len(self.rows), dtype=np.int64))
 
     def keys(self, values: np.ndarray) -> np.ndarray:
+        """The curve key of each row of encoded ``values``."""
         codes = np.column_stack(
             [np.searchsorted(e, values[:, c], side="left") for c, e in zip(self.columns, self.edges)]
         ).astype(np.uint64)
@@ -63,6 +72,7 @@ class CurveLayout(Layout):
         return self.positions_of(self.keys(data.values))
 
     def positions_of(self, keys: np.ndarray) -> np.ndarray:
+        """The block of each curve key: the first whose upper boundary is not below it."""
         return np.minimum(np.searchsorted(self.boundaries, keys, side="left"), len(self.rows) - 1)
 
     def with_block_rows(self, rows: np.ndarray) -> CurveLayout:
@@ -89,6 +99,7 @@ class CurveLayout(Layout):
 
     @staticmethod
     def from_json(document: Mapping[str, Any], schema: Schema) -> CurveLayout:
+        """The curve layout ``to_json`` wrote, over ``schema``."""
         blocks = document["blocks"]
         return CurveLayout(
             schema, document["curve"], tuple(schema.index(c) for c in document["columns"]), int(document["bits"]),

@@ -32,6 +32,7 @@ class Layout(ABC):
     """A partition layout over `schema`; blocks are addressed by position 0..blocks-1."""
 
     schema: Schema
+    """The layout's columns, in the order its boxes and encoded rows use."""
 
     @property
     @abstractmethod
@@ -61,10 +62,12 @@ class Layout(ABC):
 
     @property
     def block_count(self) -> int:
+        """The number of blocks."""
         return int(len(self.block_ids))
 
     @property
     def total_rows(self) -> float:
+        """Rows (or estimated rows) over all blocks."""
         return float(self.block_rows.sum())
 
     def touched(self, query: Query) -> np.ndarray:
@@ -91,7 +94,7 @@ class Layout(ABC):
 
     def cost(self, query: Query, model: CostModel | None = None) -> float:
         """Rows read by the query: Cost(T, q) = sum of n_b over the blocks it touches; with a
-        ``model`` (``skipstone.layout.cost_model``), that model's price of those blocks."""
+        ``model`` (a ``CostModel`` such as ``SparkCost`` or ``RowsRead``), that model's price of those blocks."""
         touched = self.block_rows[self.touched(query)]
         return float(touched.sum() if model is None else model.block_costs(touched).sum())
 

@@ -34,6 +34,7 @@ class Leaf:
     mbrs: tuple[Bounds, ...] = ()
 
     def accept(self, visitor: NodeVisitor[T]) -> T:
+        """Call ``visitor.leaf``."""
         return visitor.leaf(self)
 
 
@@ -47,6 +48,7 @@ class Split:
     right: Node
 
     def accept(self, visitor: NodeVisitor[T]) -> T:
+        """Call ``visitor.split``."""
         return visitor.split(self)
 
 
@@ -60,6 +62,7 @@ class Group:
 
     @property
     def box(self) -> BoxSet:
+        """The group's box, from ``low`` to ``high``."""
         return BoxSet(np.array([self.low], dtype=np.float64), np.array([self.high], dtype=np.float64))
 
 
@@ -71,6 +74,7 @@ class GroupSplit:
     rest: Node
 
     def accept(self, visitor: NodeVisitor[T]) -> T:
+        """Call ``visitor.group_split``."""
         return visitor.group_split(self)
 
 

@@ -69,6 +69,7 @@ class PawRebuild:
                        else prices.write_multiplier, cost_model=with_table_prices(self.cost_model, prices))
 
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+        """A PAW tree for the last ``window`` queries, every block rewritten, when that pays; None otherwise."""
         history = [q for q in workload[-self.window:] if not q.boxes.is_empty]
         if not history or sample.rows == 0 or tree.total_rows <= 0:
             return None

@@ -4,7 +4,7 @@ A policy is anything with a ``name`` and ``propose(tree, workload, sample)``; th
 table prices nothing itself: it rewrites exactly the blocks a change lists and records the
 benefit and cost the policy reported.
 
-The built-in policies price with a ``CostModel`` (``skipstone.layout.cost_model``): by default
+The built-in policies price with a ``CostModel``: by default
 ``SparkCost`` calibrated on Spark, whose fixed cost per rewrite keeps a policy from rewriting
 when the window's queries cannot pay the Spark job back; ``RowsRead`` is the papers' unit.
 
@@ -103,8 +103,11 @@ class LayoutPolicy(Protocol):
     """
 
     name: str
+    """The policy's name, as errors and the table's history of optimizations name it."""
 
-    def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None: ...
+    def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+        """The change this policy makes to ``tree`` for ``workload``, or None to keep it."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,8 @@ class AmoebaAdaptive:
                        else prices.write_multiplier, cost_model=with_table_prices(self.cost_model, prices))
 
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+        """Amoeba's plans for the last ``window`` queries whose benefit pays ``write_multiplier`` x
+        their cost, up to ``max_rounds`` in one change; None when no plan pays."""
         if not isinstance(tree, PartitionTree):
             raise ValueError(f"{self.name} adapts partitioning trees; a {type(tree).__name__} table can be "
                              "rebuilt by PawRebuild instead")

@@ -41,9 +41,11 @@ class Predicate:
     """Base of the predicate forms; immutable values compared by content."""
 
     def accept(self, visitor: PredicateVisitor[T]) -> T:
+        """Call the ``visitor`` method for this form (``comparison``, ``in_list``, ..., ``negation``)."""
         raise NotImplementedError
 
     def to_json(self) -> dict[str, Any]:
+        """The predicate's JSON form, as the workload log stores it (``parse_predicate`` reads it back)."""
         return self.accept(_ToJson())
 
     def columns(self) -> frozenset[str]:
@@ -64,6 +66,7 @@ class Comparison(Predicate):
             raise ValueError(f"column {self.column!r}: unknown comparison {self.op!r}; use one of {COMPARISONS}")
 
     def accept(self, visitor: PredicateVisitor[T]) -> T:
+        """Call ``visitor.comparison``."""
         return visitor.comparison(self)
 
 
@@ -79,6 +82,7 @@ class In(Predicate):
             object.__setattr__(self, "values", tuple(self.values))
 
     def accept(self, visitor: PredicateVisitor[T]) -> T:
+        """Call ``visitor.in_list``."""
         return visitor.in_list(self)
 
 
@@ -91,41 +95,67 @@ class Between(Predicate):
     high: Any
 
     def accept(self, visitor: PredicateVisitor[T]) -> T:
+        """Call ``visitor.between``."""
         return visitor.between(self)
 
 
 @dataclass(frozen=True)
 class And(Predicate):
+    """Every child holds.
+
+    >>> And((Comparison("a", ">", 1), In("b", (2, 3)))).to_json()
+    {'and': [{'column': 'a', 'op': '>', 'value': 1}, {'column': 'b', 'op': 'IN', 'value': [2, 3]}]}
+    """
+
     children: tuple[Predicate, ...]
 
     def __post_init__(self) -> None:
         _check_children("and", self.children)
 
     def accept(self, visitor: PredicateVisitor[T]) -> T:
+        """Call ``visitor.conjunction``."""
         return visitor.conjunction(self)
 
 
 @dataclass(frozen=True)
 class Or(Predicate):
+    """At least one child holds.
+
+    >>> parse_predicate({"or": [{"column": "a", "op": "<", "value": 0}, {"column": "a", "op": ">", "value": 9}]})
+    Or(children=(Comparison(column='a', op='<', value=0), Comparison(column='a', op='>', value=9)))
+    """
+
     children: tuple[Predicate, ...]
 
     def __post_init__(self) -> None:
         _check_children("or", self.children)
 
     def accept(self, visitor: PredicateVisitor[T]) -> T:
+        """Call ``visitor.disjunction``."""
         return visitor.disjunction(self)
 
 
 @dataclass(frozen=True)
 class Not(Predicate):
+    """The child does not hold.
+
+    >>> Not(Between("ts", 10, 20)).to_json()
+    {'not': {'column': 'ts', 'op': 'BETWEEN', 'value': [10, 20]}}
+    """
+
     child: Predicate
 
     def accept(self, visitor: PredicateVisitor[T]) -> T:
+        """Call ``visitor.negation``."""
         return visitor.negation(self)
 
 
 def parse_predicate(tree: Mapping[str, Any]) -> Predicate:
-    """Build a predicate from its JSON form (see the module docstring)."""
+    """Build a predicate from its JSON form (the form of the workload log and ``Predicate.to_json``).
+
+    >>> parse_predicate({"and": [{"column": "a", "op": "IN", "value": [1, 2]}, {"not": {"column": "b", "op": "=", "value": 0}}]})
+    And(children=(In(column='a', values=(1, 2)), Not(child=Comparison(column='b', op='=', value=0))))
+    """
     if not isinstance(tree, Mapping):
         raise ValueError(f"a predicate must be a JSON object, got {tree!r}")
     if "and" in tree:

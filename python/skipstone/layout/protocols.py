@@ -45,8 +45,11 @@ class LayoutSpec(Builder, Protocol):
     or turns ``block_bytes`` into rows with its own estimate of bytes per row."""
 
     block_bytes: int | None
+    """The target size of a block in bytes (used when ``block_rows`` is None)."""
     block_rows: int | None
+    """The target rows per block; wins over ``block_bytes``."""
     columns: Sequence[str] | None
+    """The layout columns; None: every column the layout can order."""
 
     def to_json(self) -> dict[str, Any]:
         """The spec as stored in the table's properties (``layout.spec``), with its ``kind``."""
@@ -65,7 +68,9 @@ class Transform(Protocol):
     after; ``rewrites_rows`` False means no block changes, only the tree above them."""
 
     name: str
+    """The transform's name in plans and logs."""
     rewrites_rows: bool
+    """True when applying it changes blocks (rows must be rewritten); False: only the tree above them."""
 
     def applies(self, node: Node, column: int, value: float) -> bool:
         """Whether the rewrite can bring that cut to the top of ``node``."""

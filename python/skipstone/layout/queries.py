@@ -23,7 +23,7 @@ from skipstone.layout.schema import LayoutData, Schema
 
 @dataclass(frozen=True, eq=False)
 class Query:
-    """Disjoint boxes (see `skipstone.layout.boxes`), plus the predicate they came from."""
+    """Disjoint boxes (a ``BoxSet``), plus the predicate they came from."""
 
     boxes: BoxSet
     predicate: Predicate | None = None
@@ -37,6 +37,7 @@ class Query:
 
     @staticmethod
     def from_json(tree: Mapping[str, Any], schema: Schema, strict: bool = False) -> Query:
+        """The query of a predicate's JSON form (``parse_predicate``), as boxes over ``schema``."""
         return Query.from_predicate(parse_predicate(tree), schema, strict)
 
     @staticmethod
@@ -55,6 +56,7 @@ class Query:
         return self.boxes.contains_points(data.values)
 
     def bounding_box(self) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high): the one box around the query's boxes; zeros when it matches nothing."""
         box = self.boxes.bounding_box()
         width = self.boxes.width
         if box.is_empty:

@@ -32,14 +32,20 @@ EPOCH_UTC = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 class ColumnKind(str, Enum):
     """How a column's values are encoded; decides what "the next smaller value" is."""
 
-    NUMERIC = "numeric"  # floating point: the next smaller value is nextafter(v, -inf)
-    INTEGER = "integer"  # whole numbers: the next smaller value is v - 1
-    DATE = "date"  # days since 1970-01-01, stored as whole numbers
-    TIMESTAMP = "timestamp"  # microseconds since 1970-01-01 00:00 UTC, whole numbers (exact below 2^53)
-    CATEGORICAL = "categorical"  # rank in the sorted dictionary of values
+    NUMERIC = "numeric"
+    """Floating point: the next smaller value is nextafter(v, -inf)."""
+    INTEGER = "integer"
+    """Whole numbers: the next smaller value is v - 1."""
+    DATE = "date"
+    """Days since 1970-01-01, stored as whole numbers."""
+    TIMESTAMP = "timestamp"
+    """Microseconds since 1970-01-01 00:00 UTC, whole numbers (exact below 2^53)."""
+    CATEGORICAL = "categorical"
+    """Rank in the sorted dictionary of values."""
 
     @property
     def discrete(self) -> bool:
+        """Whether values are whole numbers (every kind but NUMERIC)."""
         return self is not ColumnKind.NUMERIC
 
 
@@ -141,22 +147,27 @@ class Schema:
 
     @property
     def names(self) -> tuple[str, ...]:
+        """The column names, in order."""
         return tuple(c.name for c in self.columns)
 
     @property
     def width(self) -> int:
+        """The number of columns."""
         return len(self.columns)
 
     def index(self, name: str) -> int:
+        """The position of column ``name``; a KeyError naming the known columns otherwise."""
         for i, column in enumerate(self.columns):
             if column.name == name:
                 return i
         raise KeyError(f"unknown layout column {name!r}; known: {', '.join(self.names)}")
 
     def column(self, name: str) -> Column:
+        """The column called ``name``."""
         return self.columns[self.index(name)]
 
     def to_json(self) -> list[dict[str, Any]]:
+        """The columns as the layout JSON stores them: name, kind and categories."""
         return [
             {"name": c.name, "kind": c.kind.value, **({"categories": list(c.categories)} if c.categories else {})}
             for c in self.columns
@@ -164,6 +175,7 @@ class Schema:
 
     @staticmethod
     def from_json(items: Iterable[Mapping[str, Any]]) -> Schema:
+        """The schema ``to_json`` wrote."""
         return Schema(
             tuple(Column(i["name"], ColumnKind(i["kind"]), tuple(i.get("categories", ()))) for i in items)
         )
@@ -185,12 +197,15 @@ class LayoutData:
 
     @property
     def rows(self) -> int:
+        """The number of rows."""
         return int(self.values.shape[0])
 
     def column(self, name: str) -> np.ndarray:
+        """The encoded values of column ``name``, one per row."""
         return self.values[:, self.schema.index(name)]
 
     def take(self, index: np.ndarray) -> LayoutData:
+        """The rows at ``index`` (positions or a boolean mask), same schema."""
         return LayoutData(self.schema, self.values[index])
 
     def sample(self, rows: int, seed: int = 0) -> LayoutData:

@@ -50,6 +50,7 @@ class BlockSized:
             raise ValueError(f"{type(self).__name__}: give a positive block_bytes or block_rows")
 
     def to_json(self) -> dict[str, Any]:
+        """The spec as a table stores it (``layout.spec``): its ``kind`` and every field."""
         return {"kind": type(self).__name__, **asdict(self)}
 
     @classmethod
@@ -77,6 +78,7 @@ class SizedSpec(BlockSized):
             object.__setattr__(self, "columns", tuple(self.columns))
 
     def to_json(self) -> dict[str, Any]:
+        """The spec as a table stores it (``layout.spec``): its ``kind`` and every field."""
         out = super().to_json()
         out["columns"] = list(self.columns) if self.columns is not None else None
         return out
@@ -89,7 +91,7 @@ class Amoeba(SizedSpec):
 
     ``correlations`` (default True) counts a cut toward every column it separates, since
     per-file min/max skip by correlated columns too; ``False`` is the paper's Algorithm 1
-    (``skipstone.layout.builders.amoeba_upfront`` says how and what it gains).
+    (docs/layout.md says how and what it gains).
 
     >>> Amoeba(block_bytes=64 << 20, columns=["l_shipdate", "l_quantity"]).columns
     ('l_shipdate', 'l_quantity')
@@ -106,6 +108,7 @@ class Amoeba(SizedSpec):
             raise ValueError(f"Amoeba: correlations must be True or False, got {self.correlations!r}")
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
+        """Amoeba's upfront tree over ``sample`` with blocks of about ``block_rows`` rows."""
         return build_amoeba_tree(sample, block_rows, total_rows, self.columns, seed=self.seed,
                                  correlations=self.correlations)
 
@@ -116,6 +119,7 @@ class KdTree(SizedSpec):
     """A k-d tree: median cuts, columns round robin by level."""
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
+        """A k-d tree over ``sample`` with blocks of about ``block_rows`` rows."""
         return build_kd_tree(sample, block_rows, total_rows, self.columns)
 
 
@@ -130,4 +134,5 @@ class Range(SizedSpec):
             raise ValueError(f"Range partitions by exactly one column, e.g. Range(columns=['ts']); got {self.columns}")
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
+        """Median cuts on the one column, blocks of about ``block_rows`` rows."""
         return build_range_tree(sample, self.columns[0], block_rows, total_rows)  # type: ignore[index]

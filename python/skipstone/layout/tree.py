@@ -44,6 +44,7 @@ class PartitionTree(Layout):
 
     @cached_property
     def leaves(self) -> tuple[Leaf, ...]:
+        """The leaves, left to right; each is a block."""
         return tuple(self.root.accept(_Leaves()))
 
     @cached_property
@@ -56,6 +57,7 @@ class PartitionTree(Layout):
 
     @cached_property
     def depth(self) -> int:
+        """The number of levels below the root."""
         return self.root.accept(_Depth())
 
     def descriptors(self) -> Descriptors:
@@ -91,7 +93,7 @@ class PartitionTree(Layout):
         return out
 
     def to_json(self) -> dict[str, Any]:
-        """The tree in the layout JSON format (``skipstone.layout.serialization``)."""
+        """The tree in the layout JSON format (``layout_to_json`` and ``layout_from_json``)."""
         return tree_document(self.schema, self.root)
 
 

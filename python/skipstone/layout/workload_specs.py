@@ -76,6 +76,7 @@ class QdTree(WorkloadSpec):
     is within [block_rows, 2 x block_rows), as files must be."""
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
+        """The greedy Qd-tree for the spec's queries over ``sample``."""
         tree = build_qd_tree(sample, self.history(sample.schema), block_rows, total_rows)
         return refine_large_leaves(tree, sample, block_rows, total_rows)
 
@@ -92,6 +93,7 @@ class Paw(WorkloadSpec):
     alpha: float = 4.0
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
+        """The PAW tree for the spec's queries (and ``delta``) over ``sample``."""
         history = self.history(sample.schema)
         delta = self.delta if self.delta is not None else estimated_delta(sample, history)
         return build_paw_tree(sample, history, block_rows, delta, total_rows, PawOptions(self.alpha))

@@ -13,7 +13,12 @@ from skipstone.table.optimize import OptimizeResult
 class AppendResult:
     """What one append committed (it is also a row of ``history()``). With ``optimize.auto``,
     ``optimize`` is what the iteration run after the commit committed, and ``optimize_error`` why
-    it failed: the append is committed either way, so a caller must not retry it."""
+    it failed: the append is committed either way, so a caller must not retry it.
+
+    >>> done = t.append(spark.range(1000).selectExpr("id AS a", "id % 97 AS b"))   # doctest: +SKIP
+    >>> done.version, done.rows, done.files_added                                  # doctest: +SKIP
+    (2, 1000, 3)
+    """
 
     version: int
     rows: int

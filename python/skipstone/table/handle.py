@@ -300,7 +300,7 @@ class ManagedTable:
         from then on ``optimize`` prices with them wherever a policy was given no prices of its own.
         Copies of about ``sample_bytes`` of the table's rows are written into a scratch directory
         of the table's container in few and many files and scanned (``repeats`` times), and the
-        timings fitted by least squares (``skipstone.table.calibration``); the table's data is not
+        timings fitted by least squares (the table package's calibration module); the table's data is not
         touched. Takes seconds to minutes: calibrate once per cluster, again when it changes.
 
         >>> c = t.calibrate()                                    # doctest: +SKIP

@@ -26,6 +26,7 @@ class QueryWindow:
             raise ValueError(f"query window horizon must be positive, got {self.horizon}")
 
     def add(self, time: float, query: Query) -> QueryWindow:
+        """The window with ``query`` seen at ``time`` added and queries older than ``horizon`` dropped."""
         if self.entries and time < self.entries[-1][0]:
             raise ValueError(f"query time {time} is before the newest query in the window ({self.entries[-1][0]})")
         kept = tuple(e for e in self.entries if e[0] > time - self.horizon)
@@ -33,8 +34,10 @@ class QueryWindow:
 
     @property
     def queries(self) -> tuple[Query, ...]:
+        """The queries in the window, oldest first."""
         return tuple(q for _, q in self.entries)
 
     @property
     def times(self) -> tuple[float, ...]:
+        """When each query was seen, oldest first."""
         return tuple(t for t, _ in self.entries)

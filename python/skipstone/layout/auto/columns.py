@@ -75,10 +75,12 @@ class ColumnChoice:
 
     @property
     def gain_per_query(self) -> float:
+        """What each recent query would save under ``tree``: current cost - new cost."""
         return self.current_per_query - self.cost_per_query
 
     @property
     def break_even_queries(self) -> float:
+        """How many queries at ``gain_per_query`` pay ``rewrite_cost`` (inf when none saves)."""
         return self.rewrite_cost / self.gain_per_query if self.gain_per_query > 0 else math.inf
 
 

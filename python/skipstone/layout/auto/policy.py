@@ -102,6 +102,8 @@ class AutoColumns:
         return queries
 
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
+        """The table re-laid out over the columns the window's queries call for, when the gain over
+        the horizon outweighs the rewrite (or ``force``); None otherwise."""
         choice = self.choose(tree, workload, sample)
         if choice is None:
             return None

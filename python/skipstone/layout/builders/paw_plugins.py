@@ -73,13 +73,16 @@ class RedundantPartitions:
 
     @property
     def extra_rows(self) -> float:
+        """Rows stored in the redundant copies."""
         return float(self.rows.sum())
 
     def cost(self, query: Query) -> float:
+        """Rows read by ``query``: its base blocks, or one redundant copy when that is cheaper."""
         return min(self.base.cost(query), self._copy_cost(query))
 
     @property
     def block_count(self) -> int:
+        """The base layout's blocks plus the copies."""
         return self.base.block_count + len(self.rows)
 
     def touched(self, query: Query) -> np.ndarray:
