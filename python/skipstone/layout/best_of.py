@@ -36,7 +36,20 @@ from skipstone.layout.schema import LayoutData
 
 @dataclass(frozen=True)
 class BestOf:
-    """A ``LayoutPolicy`` proposing the change of ``policies`` with the largest benefit - cost."""
+    """A ``LayoutPolicy`` proposing the change of ``policies`` with the largest benefit - cost.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import AutoColumns, BestOf, PawRebuild
+    >>> both = BestOf((AutoColumns(cost_model=RowsRead(), write_multiplier=1, block_rows=1000),
+    ...                PawRebuild(cost_model=RowsRead(), write_multiplier=1, block_rows=1000)))
+    >>> both.propose(tree, [query] * 20, data).description.split(":")[0]
+    'PawRebuild'
+    """
 
     policies: tuple[LayoutPolicy, ...]
     name: str = "BestOf"

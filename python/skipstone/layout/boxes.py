@@ -22,7 +22,13 @@ import numpy as np
 
 @dataclass(frozen=True, eq=False)
 class BoxSet:
-    """Disjoint boxes; `low` and `high` have shape (boxes, dimensions)."""
+    """Disjoint boxes; `low` and `high` have shape (boxes, dimensions).
+
+    >>> from skipstone.layout import BoxSet
+    >>> box = BoxSet.single([0, 0], [1, 1])
+    >>> box.count, box.width, box.complement().count, box.intersects(BoxSet.single([0.5, 0.5], [2, 2]))
+    (1, 2, 4, True)
+    """
 
     low: np.ndarray
     high: np.ndarray

@@ -50,7 +50,12 @@ SPARK_WRITE_MULTIPLIER = 66.0  # a byte rewritten costs this many bytes read
 @runtime_checkable
 class CostModel(Protocol):
     """Prices blocks by their row counts; a query's cost is the sum over the blocks it reads.
-    ``job_cost`` is what any rewrite costs on top of its blocks, before the write multiplier."""
+    ``job_cost`` is what any rewrite costs on top of its blocks, before the write multiplier.
+
+    >>> from skipstone.layout import CostModel, RowsRead, SparkCost
+    >>> isinstance(RowsRead(), CostModel), isinstance(SparkCost(bytes_per_row=8), CostModel)
+    (True, True)
+    """
 
     job_cost: float
     """What any rewrite costs on top of its blocks, before the write multiplier."""
@@ -69,7 +74,13 @@ def write_costs(model: CostModel, rows: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class RowsRead:
-    """The papers' cost: every row read costs 1, a rewrite costs c per row and nothing fixed."""
+    """The papers' cost: every row read costs 1, a rewrite costs c per row and nothing fixed.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import RowsRead
+    >>> RowsRead().block_costs(np.array([1000, 250]))
+    array([1000.,  250.])
+    """
 
     job_cost: float = 0.0
 
@@ -102,6 +113,11 @@ class SparkCost:
     when it plans (``with_bytes_per_row``); outside a table, give it. ``file_bytes`` and
     ``job_bytes`` None mean the table's calibration when it has one (``with_prices``), else the
     library's (``FILE_BYTES``, ``JOB_BYTES``); given ones are kept.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import SparkCost
+    >>> SparkCost(bytes_per_row=100, file_bytes=1e6).block_costs(np.array([1000]))   # 100 kB read + one file opened
+    array([1100000.])
     """
 
     bytes_per_row: float | None = None

@@ -120,7 +120,16 @@ def build_curve_layout(
     bits: int | None = None,
 ) -> CurveLayout:
     """A Z-order ("zorder") or Hilbert ("hilbert") layout over `columns` (default: all) with
-    floor(total / block_rows) blocks; `bits` per column defaults to min(16, 63 // columns)."""
+    floor(total / block_rows) blocks; `bits` per column defaults to min(16, 63 // columns).
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import build_curve_layout
+    >>> layout = build_curve_layout(data, "zorder", block_rows=1000)
+    >>> layout.block_count, layout.curve
+    (8, 'zorder')
+    """
     if curve not in CURVES:
         raise ValueError(f"unknown curve {curve!r}; use one of {CURVES}")
     check_block_rows(block_rows)

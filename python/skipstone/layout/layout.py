@@ -21,7 +21,16 @@ from skipstone.layout.schema import LayoutData, Schema
 
 @dataclass(frozen=True, eq=False)
 class Descriptors:
-    """Boxes describing blocks: box k belongs to the block at position `owner[k]`."""
+    """Boxes describing blocks: box k belongs to the block at position `owner[k]`.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import KdTree
+    >>> boxes = KdTree(block_rows=1000).build(data, 1000, 8000).descriptors()
+    >>> boxes.low.shape, boxes.owner[:3].tolist()
+    ((8, 2), [0, 1, 2])
+    """
 
     low: np.ndarray
     high: np.ndarray
@@ -29,7 +38,16 @@ class Descriptors:
 
 
 class Layout(ABC):
-    """A partition layout over `schema`; blocks are addressed by position 0..blocks-1."""
+    """A partition layout over `schema`; blocks are addressed by position 0..blocks-1.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import Layout, ZOrder
+    >>> layout = ZOrder(block_rows=1000).build(data, 1000, 8000)
+    >>> isinstance(layout, Layout), layout.block_count, layout.total_rows
+    (True, 8, 8000.0)
+    """
 
     schema: Schema
     """The layout's columns, in the order its boxes and encoded rows use."""

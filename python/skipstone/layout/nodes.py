@@ -27,7 +27,16 @@ class NodeVisitor(Protocol, Generic[T]):  # type: ignore[misc]
 
 @dataclass(frozen=True)
 class Leaf:
-    """A block: its id, its (estimated) rows, and optional precise-descriptor MBRs."""
+    """A block: its id, its (estimated) rows, and optional precise-descriptor MBRs.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import Leaf, PartitionTree, Split
+    >>> tree = PartitionTree(data.schema, Split(0, 3999.0, Leaf(0), Leaf(1)))
+    >>> tree.with_counts(data).leaves
+    (Leaf(block=0, rows=4000.0, mbrs=()), Leaf(block=1, rows=4000.0, mbrs=()))
+    """
 
     block: int
     rows: float = 0.0
@@ -40,7 +49,15 @@ class Leaf:
 
 @dataclass(frozen=True)
 class Split:
-    """Rows with x[column] <= cut go left, the others right."""
+    """Rows with x[column] <= cut go left, the others right.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import Leaf, PartitionTree, Split
+    >>> PartitionTree(data.schema, Split(1, 49.0, Leaf(0), Leaf(1))).route(data)[[0, 50, 99]]   # on b <= 49
+    array([0, 1, 1])
+    """
 
     column: int
     cut: float
@@ -54,7 +71,12 @@ class Split:
 
 @dataclass(frozen=True)
 class Group:
-    """A grouped partition: rows inside the box (low, high] go to `child`."""
+    """A grouped partition: rows inside the box (low, high] go to `child`.
+
+    >>> from skipstone.layout import Group, GroupSplit, Leaf
+    >>> Group((0.0, 0.0), (10.0, 10.0), Leaf(0)).box.count
+    1
+    """
 
     low: tuple[float, ...]
     high: tuple[float, ...]
@@ -68,7 +90,16 @@ class Group:
 
 @dataclass(frozen=True)
 class GroupSplit:
-    """PAW's multi-group split: disjoint grouped partitions and the irregular rest."""
+    """PAW's multi-group split: disjoint grouped partitions and the irregular rest.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import Group, GroupSplit, Leaf, PartitionTree
+    >>> node = GroupSplit((Group((-1.0, -1.0), (999.0, 100.0), Leaf(0)),), Leaf(1))
+    >>> PartitionTree(data.schema, node).route(data)[[0, 5000]]
+    array([0, 1])
+    """
 
     groups: tuple[Group, ...]
     rest: Node

@@ -44,6 +44,18 @@ class PawRebuild:
     ``delta`` None estimates δ from the window, per template; ``alpha`` is PAW's multi-group
     threshold. ``write_multiplier`` None is the table's calibration when it has one
     (``with_prices``), else the library's.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import PawRebuild
+    >>> policy = PawRebuild(cost_model=RowsRead(), write_multiplier=1, block_rows=1000)
+    >>> change = policy.propose(tree, [query] * 20, data)
+    >>> change.benefit > change.cost, change.tree.cost(query)
+    (True, 1000.0)
     """
 
     window: int = 100

@@ -53,6 +53,18 @@ class LayoutChange:
     layout columns (``AutoColumns``) also reports ``columns``, the ``builder`` of the new tree
     and its ``gain_per_query``; a change that rebuilds the whole table by a layout spec gives the
     ``spec``'s JSON, which the table records as its ``layout.spec`` (not a history field).
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import PawRebuild
+    >>> policy = PawRebuild(cost_model=RowsRead(), write_multiplier=1, block_rows=1000)
+    >>> change = policy.propose(tree, [query] * 20, data)
+    >>> change.rewritten_blocks, change.benefit, change.cost
+    ((0, 1, 2, 3, 4, 5, 6, 7), 140000.0, 8000.0)
     """
 
     tree: Layout
@@ -100,6 +112,10 @@ class LayoutPolicy(Protocol):
     ``for_table(block_rows) -> LayoutPolicy``, and one that prices bytes
     ``with_bytes_per_row(bytes_per_row) -> LayoutPolicy`` (the table's, measured from its
     files); the table calls them before ``propose``.
+
+    >>> from skipstone.layout import AmoebaAdaptive, LayoutPolicy
+    >>> isinstance(AmoebaAdaptive(), LayoutPolicy)
+    True
     """
 
     name: str
@@ -124,6 +140,17 @@ class AmoebaAdaptive:
     seconds per byte); ``cost_model=RowsRead(), write_multiplier=4`` is the paper's setting.
     ``write_multiplier`` None is the table's calibration when it has one (``with_prices``), else
     the library's (``SPARK_WRITE_MULTIPLIER``).
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import AmoebaAdaptive
+    >>> change = AmoebaAdaptive(window=20, cost_model=RowsRead(), write_multiplier=1).propose(tree, [query] * 20, data)
+    >>> tree.cost(query), change.tree.cost(query), change.cost
+    (8000.0, 1000.0, 8000.0)
     """
 
     window: int = 100

@@ -38,7 +38,13 @@ class PredicateVisitor(Protocol, Generic[T]):  # type: ignore[misc]
 
 
 class Predicate:
-    """Base of the predicate forms; immutable values compared by content."""
+    """Base of the predicate forms; immutable values compared by content.
+
+    >>> from skipstone.layout import And, Comparison, In, Predicate
+    >>> p = And((Comparison("a", "<", 5), In("b", (1, 2))))
+    >>> isinstance(p, Predicate), sorted(p.columns())
+    (True, ['a', 'b'])
+    """
 
     def accept(self, visitor: PredicateVisitor[T]) -> T:
         """Call the ``visitor`` method for this form (``comparison``, ``in_list``, ..., ``negation``)."""
@@ -55,7 +61,12 @@ class Predicate:
 
 @dataclass(frozen=True)
 class Comparison(Predicate):
-    """`column op value` with op one of =, <, <=, >, >=."""
+    """`column op value` with op one of =, <, <=, >, >=.
+
+    >>> from skipstone.layout import Comparison
+    >>> Comparison("temp", ">", 35.5).to_json()
+    {'column': 'temp', 'op': '>', 'value': 35.5}
+    """
 
     column: str
     op: str
@@ -72,7 +83,12 @@ class Comparison(Predicate):
 
 @dataclass(frozen=True)
 class In(Predicate):
-    """`column IN (values...)`."""
+    """`column IN (values...)`.
+
+    >>> from skipstone.layout import In
+    >>> In("city", ("Oslo", "Rome")).columns()
+    frozenset({'city'})
+    """
 
     column: str
     values: tuple[Any, ...]
@@ -88,7 +104,12 @@ class In(Predicate):
 
 @dataclass(frozen=True)
 class Between(Predicate):
-    """`column BETWEEN low AND high` (both ends included, as in SQL)."""
+    """`column BETWEEN low AND high` (both ends included, as in SQL).
+
+    >>> from skipstone.layout import Between
+    >>> Between("ts", 10, 20).to_json()
+    {'column': 'ts', 'op': 'BETWEEN', 'value': [10, 20]}
+    """
 
     column: str
     low: Any

@@ -30,7 +30,12 @@ __all__ = ["Builder", "CostModel", "LayoutSpec", "Transform"]
 
 @runtime_checkable
 class Builder(Protocol):
-    """Lays a table out from a sample of its rows."""
+    """Lays a table out from a sample of its rows.
+
+    >>> from skipstone.layout import Builder, ZOrder
+    >>> isinstance(ZOrder(), Builder)
+    True
+    """
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> Layout:
         """The layout (a tree or a curve layout) for a table of ``total_rows`` rows that
@@ -42,7 +47,12 @@ class Builder(Protocol):
 class LayoutSpec(Builder, Protocol):
     """What a table's layout is built by, as a user names it and the table stores it.
     ``columns`` None: every column the layout can order. A table takes ``block_rows`` as given,
-    or turns ``block_bytes`` into rows with its own estimate of bytes per row."""
+    or turns ``block_bytes`` into rows with its own estimate of bytes per row.
+
+    >>> from skipstone.layout import KdTree, LayoutSpec
+    >>> isinstance(KdTree(columns=["a"]), LayoutSpec)
+    True
+    """
 
     block_bytes: int | None
     """The target size of a block in bytes (used when ``block_rows`` is None)."""
@@ -65,7 +75,13 @@ class LayoutSpec(Builder, Protocol):
 class Transform(Protocol):
     """A local rewrite at one node of a partitioning tree that puts the cut
     ``x[column] <= value`` at the node's top. Every row must reach the same leaf before and
-    after; ``rewrites_rows`` False means no block changes, only the tree above them."""
+    after; ``rewrites_rows`` False means no block changes, only the tree above them.
+
+    >>> from skipstone.layout import Transform
+    >>> from skipstone.layout.transforms import PUSHUP
+    >>> isinstance(PUSHUP, Transform), PUSHUP.rewrites_rows
+    (True, False)
+    """
 
     name: str
     """The transform's name in plans and logs."""

@@ -23,7 +23,17 @@ from skipstone.layout.schema import LayoutData, Schema
 
 @dataclass(frozen=True, eq=False)
 class Query:
-    """Disjoint boxes (a ``BoxSet``), plus the predicate they came from."""
+    """Disjoint boxes (a ``BoxSet``), plus the predicate they came from.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import Query
+    >>> a_and_b = {"and": [{"column": "a", "op": ">=", "value": 10}, {"column": "b", "op": "IN", "value": [1, 5]}]}
+    >>> query = Query.from_json(a_and_b, data.schema)
+    >>> query.boxes.count, int(query.matches(data).sum())
+    (2, 158)
+    """
 
     boxes: BoxSet
     predicate: Predicate | None = None

@@ -30,7 +30,12 @@ EPOCH_UTC = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 
 
 class ColumnKind(str, Enum):
-    """How a column's values are encoded; decides what "the next smaller value" is."""
+    """How a column's values are encoded; decides what "the next smaller value" is.
+
+    >>> from skipstone.layout import ColumnKind
+    >>> ColumnKind("date"), ColumnKind.NUMERIC.discrete
+    (<ColumnKind.DATE: 'date'>, False)
+    """
 
     NUMERIC = "numeric"
     """Floating point: the next smaller value is nextafter(v, -inf)."""
@@ -135,7 +140,13 @@ class Column:
 
 @dataclass(frozen=True)
 class Schema:
-    """The ordered attributes of a layout."""
+    """The ordered attributes of a layout.
+
+    >>> from skipstone.layout import Column, ColumnKind, Schema
+    >>> schema = Schema((Column("ts", ColumnKind.TIMESTAMP), Column("temp", ColumnKind.NUMERIC)))
+    >>> schema.index("temp"), schema.to_json()[0]
+    (1, {'name': 'ts', 'kind': 'timestamp'})
+    """
 
     columns: tuple[Column, ...]
 
@@ -183,7 +194,14 @@ class Schema:
 
 @dataclass(frozen=True, eq=False)
 class LayoutData:
-    """Encoded rows: `values[i, j]` is row i's encoded value of `schema.columns[j]`."""
+    """Encoded rows: `values[i, j]` is row i's encoded value of `schema.columns[j]`.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData
+    >>> data = LayoutData.from_columns({"a": np.array([3.5, 1.0]), "b": np.array([7, 9])})
+    >>> data.rows, data.schema.names, data.column("b")
+    (2, ('a', 'b'), array([7., 9.]))
+    """
 
     schema: Schema
     values: np.ndarray

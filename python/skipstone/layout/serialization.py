@@ -27,12 +27,30 @@ from skipstone.layout.tree import PartitionTree
 
 
 def layout_to_json(layout: Layout) -> dict[str, Any]:
-    """Any layout as a JSON-ready dict."""
+    """Any layout as a JSON-ready dict.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import ZOrder, layout_to_json
+    >>> document = layout_to_json(ZOrder(block_rows=1000).build(data, 1000, 8000))
+    >>> document["curve"], len(document["blocks"])
+    ('zorder', 8)
+    """
     return layout.to_json()
 
 
 def layout_from_json(document: Mapping[str, Any]) -> Layout:
-    """Read a layout written by `layout_to_json`; refuses other formats and newer versions."""
+    """Read a layout written by `layout_to_json`; refuses other formats and newer versions.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import KdTree, layout_from_json, layout_to_json
+    >>> tree = KdTree(block_rows=1000).build(data, 1000, 8000)
+    >>> layout_from_json(layout_to_json(tree)).block_count
+    8
+    """
     if document.get("format") != FORMAT:
         raise ValueError(f"not a skipstone layout: format is {document.get('format')!r}, expected {FORMAT!r}")
     version = document.get("version")

@@ -27,6 +27,15 @@ def layout_spec(cls: S) -> S:
 
     Registering the same class again (a re-imported module, a notebook cell run twice)
     replaces it; another class under a taken name is refused.
+
+    >>> from dataclasses import dataclass
+    >>> from skipstone.layout import KdTree, layout_spec, layout_spec_from_json
+    >>> @layout_spec
+    ... @dataclass(frozen=True)
+    ... class WideKdTree(KdTree):
+    ...     pass
+    >>> layout_spec_from_json({"kind": "WideKdTree", "block_rows": 500})
+    WideKdTree(block_bytes=134217728, block_rows=500, columns=None)
     """
     missing = [m for m in ("build", "to_json", "from_json") if not callable(getattr(cls, m, None))]
     if missing:
@@ -42,7 +51,12 @@ def layout_spec(cls: S) -> S:
 
 
 def layout_spec_from_json(data: Mapping[str, Any] | str) -> LayoutSpec:
-    """The spec a table stored (``layout.spec``), as a dict or its JSON text."""
+    """The spec a table stored (``layout.spec``), as a dict or its JSON text.
+
+    >>> from skipstone.layout import layout_spec_from_json
+    >>> layout_spec_from_json('{"kind": "KdTree", "block_rows": 1000, "columns": ["a"]}')
+    KdTree(block_bytes=134217728, block_rows=1000, columns=('a',))
+    """
     document = json.loads(data) if isinstance(data, str) else data
     kind = document.get("kind") if isinstance(document, Mapping) else None
     cls = _SPECS.get(kind) if isinstance(kind, str) else None

@@ -38,7 +38,12 @@ Spec = TypeVar("Spec", bound="BlockSized")
 class BlockSized:
     """The block size every spec has (``block_rows`` wins over ``block_bytes``), its checks, and
     the JSON form: ``to_json``/``from_json`` cover every dataclass field. The base of a spec
-    that does not order by columns a user names (``QdTree``, ``Paw`` cut where queries cut)."""
+    that does not order by columns a user names (``QdTree``, ``Paw`` cut where queries cut).
+
+    >>> from skipstone.layout import BlockSized
+    >>> BlockSized(block_rows=500).to_json()
+    {'kind': 'BlockSized', 'block_bytes': 134217728, 'block_rows': 500}
+    """
 
     block_bytes: int | None = DEFAULT_BLOCK_BYTES
     block_rows: int | None = None
@@ -68,7 +73,12 @@ class BlockSized:
 @dataclass(frozen=True)
 class SizedSpec(BlockSized):
     """The options every column-ordering spec shares: a block size and the layout columns
-    (None: every column the layout can order). A subclass adds its own fields and ``build``."""
+    (None: every column the layout can order). A subclass adds its own fields and ``build``.
+
+    >>> from skipstone.layout import SizedSpec
+    >>> SizedSpec(block_rows=500, columns=["a"]).to_json()
+    {'kind': 'SizedSpec', 'block_bytes': 134217728, 'block_rows': 500, 'columns': ['a']}
+    """
 
     columns: Sequence[str] | None = None
 
@@ -116,7 +126,16 @@ class Amoeba(SizedSpec):
 @layout_spec
 @dataclass(frozen=True)
 class KdTree(SizedSpec):
-    """A k-d tree: median cuts, columns round robin by level."""
+    """A k-d tree: median cuts, columns round robin by level.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import KdTree
+    >>> tree = KdTree(block_rows=1000).build(data, 1000, 8000)
+    >>> tree.block_count, tree.depth
+    (8, 3)
+    """
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
         """A k-d tree over ``sample`` with blocks of about ``block_rows`` rows."""
@@ -126,7 +145,17 @@ class KdTree(SizedSpec):
 @layout_spec
 @dataclass(frozen=True)
 class Range(SizedSpec):
-    """Range partitioning on one column (``columns=["ts"]``): median cuts on it alone."""
+    """Range partitioning on one column (``columns=["ts"]``): median cuts on it alone.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range
+    >>> tree = Range(columns=["a"], block_rows=1000).build(data, 1000, 8000)
+    >>> tree.block_count, tree.cost(query)          # 2 of its 8 blocks
+    (8, 2000.0)
+    """
 
     def __post_init__(self) -> None:
         super().__post_init__()

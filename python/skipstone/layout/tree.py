@@ -36,7 +36,17 @@ __all__ = ["Bounds", "Group", "GroupSplit", "Leaf", "Node", "NodeVisitor", "Part
 
 @dataclass(frozen=True, eq=False)
 class PartitionTree(Layout):
-    """A layout whose blocks are the leaves of a tree, in depth-first order."""
+    """A layout whose blocks are the leaves of a tree, in depth-first order.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Leaf, PartitionTree, Split
+    >>> tree = PartitionTree(data.schema, Split(0, 3999.0, Leaf(0), Leaf(1))).with_counts(data)
+    >>> tree.block_count, tree.depth, tree.cost(query)
+    (2, 1, 4000.0)
+    """
 
     schema: Schema
     root: Node

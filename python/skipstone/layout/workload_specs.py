@@ -73,7 +73,16 @@ class WorkloadSpec(BlockSized):
 class QdTree(WorkloadSpec):
     """The greedy Qd-tree (Yang et al.): cuts at the queries' boundaries, where they let the
     queries skip most. Leaves the queries do not cut are split by a k-d tree until every block
-    is within [block_rows, 2 x block_rows), as files must be."""
+    is within [block_rows, 2 x block_rows), as files must be.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import QdTree
+    >>> spec = QdTree(block_rows=1000, queries=[{"column": "a", "op": "<", "value": 1000}])
+    >>> spec.build(data, 1000, 8000).block_count
+    5
+    """
 
     def build(self, sample: LayoutData, block_rows: float, total_rows: float) -> PartitionTree:
         """The greedy Qd-tree for the spec's queries over ``sample``."""
@@ -87,7 +96,16 @@ class Paw(WorkloadSpec):
     """PAW (Li, Yiu, Chan): partitions for every workload within ``delta`` of ``queries``;
     ``delta`` None estimates it from the queries as PAW §IV-E does (an older and a newer half,
     the smallest δ for which they are δ-similar), for each template on its own. ``alpha`` is
-    Ψ's multi-group threshold."""
+    Ψ's multi-group threshold.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import Paw
+    >>> spec = Paw(block_rows=1000, queries=[{"column": "a", "op": "<", "value": 1000}])
+    >>> spec.build(data, 1000, 8000).block_count
+    5
+    """
 
     delta: float | None = None
     alpha: float = 4.0

@@ -45,7 +45,12 @@ class OptimizerOptions:
     plans: "ratio" is the paper's benefit/cost; "net" (ours, the default) is benefit - cost,
     which is what the final benefit > cost gate measures. `cost_model` prices reads and
     rewrites; `charge_job` False leaves out its fixed cost of a rewrite (a policy that adds a
-    plan to a rewrite it already pays for)."""
+    plan to a rewrite it already pays for).
+
+    >>> from skipstone.layout import OptimizerOptions
+    >>> OptimizerOptions(write_multiplier=1).objective
+    'net'
+    """
 
     write_multiplier: float = 4.0
     objective: str = "net"
@@ -62,7 +67,22 @@ class OptimizerOptions:
 @dataclass(frozen=True, eq=False)
 class RepartitionPlan:
     """What to do: rewrite `rewritten_blocks` (existing blocks the query reads) into the new
-    blocks of `tree`, numbered after every existing block."""
+    blocks of `tree`, numbered after every existing block.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import OptimizerOptions, QueryWindow, best_plan
+    >>> window = QueryWindow(100)
+    >>> for time in range(20):
+    ...     window = window.add(time, query)
+    >>> plan = best_plan(tree, window, query, data, OptimizerOptions(write_multiplier=1))
+    >>> plan.rewritten_blocks, plan.tree.cost(query), plan.steps[0]
+    ((0, 1, 2, 3, 4, 5, 6, 7), 1000.0, 'swap column 1 <= 12.0 for column 0 <= 999.9999999999999')
+    """
 
     tree: PartitionTree
     rewritten_blocks: tuple[int, ...]
@@ -93,7 +113,22 @@ def best_plan(
 ) -> RepartitionPlan | None:
     """getBestPlan: the repartitioning for `query` (already in `window`) or None when no plan's
     benefit over the window exceeds its cost. `sample` stands for the table's rows in
-    proportion (the tree's total rows / sample rows)."""
+    proportion (the tree's total rows / sample rows).
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import OptimizerOptions, QueryWindow, best_plan
+    >>> window = QueryWindow(100)
+    >>> for time in range(20):
+    ...     window = window.add(time, query)
+    >>> plan = best_plan(tree, window, query, data, OptimizerOptions(write_multiplier=1))
+    >>> plan.benefit > plan.cost, plan.tree.cost(query)
+    (True, 1000.0)
+    """
     if sample.schema != tree.schema:
         raise ValueError("the sample's schema differs from the tree's")
     width = tree.schema.width

@@ -16,7 +16,16 @@ from skipstone.layout.queries import Query
 
 @dataclass(frozen=True)
 class QueryWindow:
-    """Queries seen within `horizon` of the newest one; older queries are stale and dropped."""
+    """Queries seen within `horizon` of the newest one; older queries are stale and dropped.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import QueryWindow
+    >>> QueryWindow(horizon=10).add(1, query).add(5, query).add(20, query).times   # 1 and 5 are stale at 20
+    (20.0,)
+    """
 
     horizon: float
     entries: tuple[tuple[float, Query], ...] = ()

@@ -61,6 +61,17 @@ class ColumnChoice:
     tree's (a whole-table rewrite replaces every block); ``spec`` is the layout spec that built
     it; costs are the cost model's, per recent query; ``rewrite_cost`` is c x (every block
     written + the job); ``break_even_queries`` how many queries at ``gain_per_query`` pay it.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import choose_columns
+    >>> choice = choose_columns(tree, [query] * 20, data, 1000, RowsRead(), 1.0)
+    >>> choice.columns, choice.builder, choice.gain_per_query
+    (('a',), 'KdTree', 6000.0)
     """
 
     columns: tuple[str, ...]
@@ -144,7 +155,19 @@ def choose_columns(tree: Layout, workload: Sequence[Query], sample: LayoutData, 
                    margin: float = 0.1) -> ColumnChoice | None:
     """The cheapest tree over the columns the recent queries filter on, if it saves them at least
     ``margin`` of what the current ``tree`` costs them; None otherwise, or when no recent query
-    bounds a column. See the module's doc for how candidates are found and priced."""
+    bounds a column. See the module's doc for how candidates are found and priced.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import choose_columns
+    >>> choice = choose_columns(tree, [query] * 20, data, 1000, RowsRead(), 1.0)
+    >>> choice.columns, choice.cost_per_query, choice.current_per_query
+    (('a',), 2000.0, 8000.0)
+    """
     unknown = [b for b in builders if b not in BUILDERS]
     if unknown:
         raise ValueError(f"choose_columns: unknown builder {', '.join(map(repr, unknown))} (one of {', '.join(BUILDERS)})")

@@ -52,6 +52,18 @@ class AutoColumns:
     flapping); ``block_rows`` None takes the table's (``for_table``) or the tree's mean block.
     ``force`` proposes the best choice even when the horizon would not pay it back (what
     ``OPTIMIZE t LAYOUT AUTO`` asks), but never one under the margin.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import AutoColumns
+    >>> policy = AutoColumns(cost_model=RowsRead(), write_multiplier=1, block_rows=1000)
+    >>> change = policy.propose(tree, [query] * 20, data)
+    >>> change.description.split(",")[0]
+    'layout columns (a) by KdTree'
     """
 
     window: int = 100

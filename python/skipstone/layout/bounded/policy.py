@@ -88,6 +88,11 @@ class BoundedRewrite:
     buys. Blocks not listed count as old as the log; without births, a region rewritten earlier
     in a phase is priced as if the phase's earlier queries had run on it, which can re-cut it
     sooner than a strict rent-or-buy would.
+
+    >>> from skipstone.layout import BoundedRewrite
+    >>> BoundedRewrite(budget_bytes=64e6).name
+    'BoundedRewrite'
+    >>> t.optimize(BoundedRewrite())      # a managed table prices it with its own bytes per row  # doctest: +SKIP
     """
 
     window: int = 100

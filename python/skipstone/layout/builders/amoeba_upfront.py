@@ -54,7 +54,16 @@ def build_amoeba_tree(
     """The robust upfront tree over `columns` (default: all), with floor(log2(total/block))
     levels. `weights` maps column names to relative allocation (missing columns get 0 when
     weights are given). `correlations`: choose cuts by their skipping gain on every column (the
-    module's doc); False is the paper's Algorithm 1."""
+    module's doc); False is the paper's Algorithm 1.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import build_amoeba_tree
+    >>> tree = build_amoeba_tree(data, block_rows=1000)
+    >>> tree.block_count, tree.total_rows
+    (8, 8000.0)
+    """
     check_block_rows(block_rows)
     scale = sample_scale(sample.rows, total_rows)
     total = sample.rows * scale

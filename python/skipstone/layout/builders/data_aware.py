@@ -43,7 +43,16 @@ def build_kd_tree(
     sample: LayoutData, block_rows: float, total_rows: float | None = None, columns: Sequence[str] | None = None
 ) -> PartitionTree:
     """The k-d tree: columns in round robin by depth, median cuts; a column that cannot split
-    a node (all its values equal there) gives way to the next one."""
+    a node (all its values equal there) gives way to the next one.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import build_kd_tree
+    >>> tree = build_kd_tree(data, block_rows=1000, columns=["a"])
+    >>> tree.block_count, tree.depth
+    (8, 3)
+    """
     order = _column_indexes(sample, columns)
     return _grow_tree(sample, block_rows, total_rows, lambda depth: order[depth % len(order) :] + order[: depth % len(order)])
 

@@ -41,7 +41,12 @@ from skipstone.layout.tree import Group, GroupSplit, Leaf, Node, PartitionTree, 
 @dataclass(frozen=True)
 class PawOptions:
     """α of the split policy Ψ (Equation 4), whether to refine leaves by a k-d tree, and
-    whether overlapping grown groups are merged (ours) rather than failing the split."""
+    whether overlapping grown groups are merged (ours) rather than failing the split.
+
+    >>> from skipstone.layout import PawOptions
+    >>> PawOptions(alpha=2).refine
+    True
+    """
 
     alpha: float = 4.0
     refine: bool = True
@@ -69,7 +74,17 @@ def build_paw_tree(
     options: PawOptions = PawOptions(),
 ) -> PartitionTree:
     """PAW's layout for the historical workload `history`; `delta` is a fraction of each
-    column's domain (a float) or an absolute δ per column (an array)."""
+    column's domain (a float) or an absolute δ per column (an array).
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import build_paw_tree
+    >>> tree = build_paw_tree(data, [query], block_rows=1000)
+    >>> tree.block_count, tree.cost(query)
+    (5, 1000.0)
+    """
     check_block_rows(block_rows)
     scale = sample_scale(sample.rows, total_rows)
     width = sample.schema.width

@@ -37,7 +37,16 @@ from skipstone.layout.schema import LayoutData
 
 def estimate_delta(data: LayoutData, history: Sequence[Query]) -> float:
     """δ' of the whole history as a fraction of the domain (the unit `build_paw_tree` takes),
-    history in time order: PAW §IV-E as written, right for a history of one template."""
+    history in time order: PAW §IV-E as written, right for a history of one template.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import estimate_delta
+    >>> older, newer = ({"column": "a", "op": "<", "value": v} for v in (1000, 1100))
+    >>> round(estimate_delta(data, [Query.from_json(older, data.schema), Query.from_json(newer, data.schema)]), 4)
+    0.0125
+    """
     half = len(history) // 2
     if half == 0:
         raise ValueError("estimating delta needs at least two historical queries")

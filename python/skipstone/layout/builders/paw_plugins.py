@@ -30,7 +30,16 @@ from skipstone.layout.tree import PartitionTree
 
 def with_precise_descriptors(tree: PartitionTree, data: LayoutData, mbrs_per_block: int = 3) -> PartitionTree:
     """The tree with every leaf described by up to `mbrs_per_block` MBRs of its rows in
-    `data`, found R-tree style: split the largest group at the median of its widest column."""
+    `data`, found R-tree style: split the largest group at the median of its widest column.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> from skipstone.layout import KdTree, with_precise_descriptors
+    >>> tree = with_precise_descriptors(KdTree(block_rows=1000).build(data, 1000, 8000), data, mbrs_per_block=2)
+    >>> len(tree.leaves[0].mbrs) <= 2
+    True
+    """
     if mbrs_per_block < 1:
         raise ValueError(f"mbrs_per_block must be at least 1, got {mbrs_per_block}")
     positions = tree.route(data)
@@ -64,7 +73,19 @@ def _mbrs(rows: np.ndarray, count: int, spread: np.ndarray) -> tuple:
 
 @dataclass(frozen=True, eq=False)
 class RedundantPartitions:
-    """A layout plus redundant partitions: a query lying inside one reads only that copy."""
+    """A layout plus redundant partitions: a query lying inside one reads only that copy.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import tune_storage
+    >>> copies = tune_storage(tree, data, [query], budget_rows=1000)
+    >>> copies.extra_rows, copies.cost(query), tree.cost(query)
+    (1000.0, 1000.0, 8000.0)
+    """
 
     base: Layout
     low: np.ndarray  # (copies, columns)
@@ -118,7 +139,19 @@ class RedundantPartitions:
 def tune_storage(layout: Layout, data: LayoutData, worst_case: Sequence[Query], budget_rows: float, scale: float = 1.0) -> RedundantPartitions:
     """Greedy storage tuner (Equation 5): add the copy RP_j of query q*_j's rows with the best
     gain per row, sum over q*_i inside RP_j of (Cost(P, q*_i) - |RP_j|) / |RP_j|, until the
-    budget is spent; each pick lowers the current cost of the queries it serves."""
+    budget is spent; each pick lowers the current cost of the queries it serves.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import Range, RowsRead
+    >>> tree = Range(columns=["b"], block_rows=1000).build(data, 1000, 8000)   # ordered by b, queried on a
+    >>> from skipstone.layout import tune_storage
+    >>> copies = tune_storage(tree, data, [query], budget_rows=1000)
+    >>> copies.block_count, copies.cost(query)
+    (9, 1000.0)
+    """
     boxes = [q.boxes.bounding_box() for q in worst_case]
     sizes = np.array([q.matches(data).sum() * scale for q in worst_case], dtype=np.float64)
     current = np.array([layout.cost(q) for q in worst_case], dtype=np.float64)

@@ -29,7 +29,17 @@ from skipstone.layout.tree import Leaf, Node, PartitionTree, Split, renumber
 def build_qd_tree(
     sample: LayoutData, queries: Sequence[Query], block_rows: float, total_rows: float | None = None
 ) -> PartitionTree:
-    """A tree whose cuts come from the queries' own boundaries."""
+    """A tree whose cuts come from the queries' own boundaries.
+
+    >>> import numpy as np
+    >>> from skipstone.layout import LayoutData, Query
+    >>> data = LayoutData.from_columns({"a": np.arange(8_000.0), "b": np.arange(8_000) % 100})
+    >>> query = Query.from_json({"column": "a", "op": "<", "value": 1000}, data.schema)
+    >>> from skipstone.layout import build_qd_tree
+    >>> tree = build_qd_tree(data, [query], block_rows=1000)
+    >>> tree.block_count, tree.cost(query)
+    (2, 1000.0)
+    """
     check_block_rows(block_rows)
     scale = sample_scale(sample.rows, total_rows)
     width = sample.schema.width
