@@ -1,7 +1,7 @@
 # Everything runs inside .venv; a fresh machine needs only Python 3.11 and Java 17.
 VENV   := .venv
 PY     := $(VENV)/bin/python
-# The pinned pyspark's minor (PYSPARK below); its jar is the one `make test` uses (skipstone/jar.py)
+# The pinned pyspark's minor (PYSPARK below); its jar is the one `make test` uses (skipstone/jar/)
 SPARK_MINOR := 4.3
 JAR    := python/skipstone/jars/spark-$(SPARK_MINOR)/skipstone.jar
 SCALA  := $(shell find jvm/src/main -name '*.scala' -o -path 'jvm/src/main/resources/*' -type f)

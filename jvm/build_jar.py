@@ -33,7 +33,7 @@ RESOURCES = os.path.join(ROOT, "jvm", "src", "main", "resources")
 # jvm/src/main/spark-X.Y/: what differs between Spark minors (Spark's parser interface, which
 # gains methods in 4.1 and 4.3); a build takes the newest folder not newer than its pyspark.
 PER_SPARK = os.path.join(ROOT, "jvm", "src", "main")
-PACKAGE_JAR_MODULE = os.path.join(ROOT, "python", "skipstone", "jar.py")
+PACKAGE_JAR_MODULE = os.path.join(ROOT, "python", "skipstone", "jar", "__init__.py")
 BENCH_SOURCES = os.path.join(ROOT, "jvm", "src", "bench", "scala")
 BENCH_JAR = os.path.join(ROOT, "benchmarks", ".jars", "skipstone-bench.jar")
 
@@ -73,7 +73,7 @@ def per_spark_sources(spark_version: str) -> str:
 
 
 def package_jar_module():
-    """skipstone/jar.py, which owns where the package keeps a jar for each Spark minor, loaded on
+    """skipstone/jar/, which owns where the package keeps a jar for each Spark minor, loaded on
     its own: the package's dependencies may be absent while building."""
     spec = importlib.util.spec_from_file_location("skipstone_jar_layout", PACKAGE_JAR_MODULE)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]

@@ -109,8 +109,8 @@ def prepared(cache: str = SPARK_CACHE) -> Runtime:
     shutil.rmtree(package, ignore_errors=True)
     shutil.copytree(os.path.join(ROOT, "python", "skipstone"), package,
                     ignore=shutil.ignore_patterns("jars", "__pycache__"))
-    # where the package looks for the jar of this Spark minor (skipstone/jar.py owns the layout)
-    layout = _load("skipstone_jar_layout", os.path.join(package, "jar.py"))
+    # where the package looks for the jar of this Spark minor (skipstone/jar/ owns the layout)
+    layout = _load("skipstone_jar_layout", os.path.join(package, "jar", "__init__.py"))
     packaged = layout.jar_for_minor(layout.spark_minor(SPARK), os.path.join(package, "jars"))
     os.makedirs(os.path.dirname(packaged))
     shutil.copy2(jar, packaged)

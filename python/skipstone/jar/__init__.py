@@ -7,7 +7,7 @@ minor it supports and picks the one of the running pyspark. To pass it to ``spar
     python -m skipstone.jar          # prints the jar's path for this pyspark
 
 This module imports nothing but the standard library at import time: ``jvm/build_jar.py``
-loads it on its own to learn where a jar for a minor goes.
+loads it on its own to learn where a jar for a minor goes (``__main__.py`` is the command).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import re
 
 __all__ = ["jar_path", "packaged_spark_minors"]
 
-JARS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jars")
+JARS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "jars")
 JAR_NAME = "skipstone.jar"
 
 
@@ -90,6 +90,3 @@ def jar_path(spark_version: str | None = None) -> str:
         f"source with pyspark {spark_minor(version)}: docs/install.md)"
     )
 
-
-if __name__ == "__main__":
-    print(jar_path())
