@@ -42,9 +42,10 @@ dist: | $(VENV)/.installed
 	$(PY) .ci/dist.py check dist
 
 # The wheel installed into a fresh venv from dist/ and a local cache of its dependencies
-# (pip download once, then --no-index: nothing compiled, nothing fetched), then used.
+# (made once with pip wheel, then --no-index: nothing compiled, nothing fetched), then used; and
+# beside each pyspark of DIST_SPARK, where a query must skip with the jar of that minor.
 test-dist: dist
-	$(PY) .ci/dist.py install dist
+	$(PY) .ci/dist.py install dist $(DIST_SPARK)
 
 # The API reference from the docstrings into docs/api/ (git-ignored), with pdoc (dev extra);
 # fails on a broken cross-reference (tests/test_api_reference.py checks it too)

@@ -2,7 +2,8 @@
 
     python .ci/dist.py pythons 4.1.4 ...   # an interpreter with each pyspark, made from PyPI once
     python .ci/dist.py check dist          # what the wheel and sdist in dist/ hold
-    python .ci/dist.py install dist        # the wheel into a fresh venv, offline, timed, then used
+    python .ci/dist.py install dist [4.1.4 ...]   # the wheel into a fresh venv, offline, timed, then
+                                                  # used; again beside each pyspark given
 """
 from __future__ import annotations
 
@@ -104,8 +105,10 @@ import os, sys, tempfile
 import skipstone
 from skipstone import MinMax, Skipstone
 from pyspark.sql import SparkSession
-print("jar:", skipstone.jar_path())
+import pyspark
+print("pyspark", pyspark.__version__, "jar:", skipstone.jar_path())
 assert skipstone.jar_path().startswith(os.path.dirname(skipstone.__file__))
+assert os.path.basename(os.path.dirname(skipstone.jar_path())) == "spark-" + ".".join(pyspark.__version__.split(".")[:2])
 spark = skipstone.configure(SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")).getOrCreate()
 root = os.path.join(tempfile.mkdtemp(), "t")
 spark.range(0, 400, 1, 4).write.parquet(root)
@@ -117,12 +120,14 @@ assert [r.id for r in rows] == [7] and stats.files_skipped == 3
 """
 
 
-def install(dist: str) -> None:
+def install(dist: str, other_sparks: list[str]) -> None:
     """Install the wheel into a fresh venv with --no-index (dependencies from WHEELS, made there
-    once), time it, then check the console script's hint and a query that skips."""
+    once), time it, then check the console script's hint and a query that skips; then the same
+    query in a venv with each of ``other_sparks`` (pyspark versions), on the jar for its minor."""
     wheel = os.path.abspath(one(os.path.join(dist, "skipstone-*.whl")))
     os.makedirs(WHEELS, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "-w", WHEELS, wheel], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "-w", WHEELS, wheel,
+                    *(f"pyspark=={v}" for v in other_sparks)], check=True)
     for stale in glob.glob(os.path.join(WHEELS, "skipstone-*")):
         os.remove(stale)
     with tempfile.TemporaryDirectory(prefix="skipstone-wheel-") as venv:
@@ -138,6 +143,13 @@ def install(dist: str) -> None:
         if hint.returncode == 0 or "skipstone[cli]" not in hint.stderr or len(hint.stderr.strip().splitlines()) != 1:
             raise SystemExit("the console script without the cli extra should fail with one line naming skipstone[cli]")
         subprocess.run([python, "-c", USE], check=True, cwd=venv)
+    for version in other_sparks:
+        with tempfile.TemporaryDirectory(prefix=f"skipstone-wheel-spark-{version}-") as venv:
+            subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+            python = os.path.join(venv, "bin", "python")
+            subprocess.run([python, "-m", "pip", "install", "-q", "--no-index", "--find-links", WHEELS, wheel,
+                            f"pyspark=={version}"], check=True)
+            subprocess.run([python, "-c", USE], check=True, cwd=venv)
 
 
 def main(argv: list[str]) -> int:
@@ -145,8 +157,8 @@ def main(argv: list[str]) -> int:
         print(" ".join(spark_python(v) for v in argv[1:]))
     elif argv[:1] == ["check"] and len(argv) == 2:
         check(argv[1])
-    elif argv[:1] == ["install"] and len(argv) == 2:
-        install(argv[1])
+    elif argv[:1] == ["install"] and len(argv) >= 2:
+        install(argv[1], argv[2:])
     else:
         raise SystemExit(__doc__)
     return 0
