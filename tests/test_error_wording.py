@@ -27,6 +27,9 @@ def test_a_short_vacuum_from_python_says_force_and_set_properties(table):
     assert "under the table's 168.0 hours" in message
     assert "Pass force=True" in message and "t.set_properties({'vacuum.retentionHours': '1.0'})" in message
     assert "ALTER TABLE" not in message and "TBLPROPERTIES" not in message
+    # the remedy as data too, for the command line to word its own way
+    assert (refused.value.hint, refused.value.facts) == ("vacuum.underTableRetention", {"hours": "1.0", "floor": "168.0"})
+    assert "force" not in refused.value.problem and refused.value.problem in message
 
 
 def test_the_same_vacuum_from_sql_says_alter_table(spark, table):

