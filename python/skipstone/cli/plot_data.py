@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from skipstone.errors import SkipstoneError
+from skipstone.layout.predicates import And, Or, parse_predicate
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import Column, ColumnKind
 from skipstone.session import java_call, jvm_entry
@@ -127,7 +128,50 @@ def logged_query(table: ManagedTable, number: int) -> tuple[str, dict[str, Any] 
     if not 1 <= number <= len(rows):
         raise SkipstoneError(f"table {table.root} has {len(rows)} logged queries; there is no query {number}")
     text = rows[number - 1].predicate
-    return f"logged query {number}", None if text is None else json.loads(text)
+    predicate = None if text is None else json.loads(text)
+    return f"logged query {number}: {predicate_text(predicate)}", predicate
+
+
+def predicate_text(predicate: dict[str, Any] | None) -> str:
+    """A logged predicate (the workload log's JSON) written as SQL would, for a legend.
+
+    >>> predicate_text({"and": [{"column": "a", "op": "<", "value": 5},
+    ...                         {"or": [{"column": "b", "op": "IN", "value": [1, 2]}, {"not": {"column": "c", "op": "=", "value": "x"}}]}]})
+    "a < 5 AND (b IN (1, 2) OR NOT c = 'x')"
+    """
+    if predicate is None:
+        return "no condition the layout can use"
+    return str(parse_predicate(predicate).accept(_SqlText()))
+
+
+class _SqlText:
+    """A predicate as SQL text; connectives below another are parenthesized."""
+
+    def comparison(self, p: Any) -> str:
+        return f"{p.column} {p.op} {_literal(p.value)}"
+
+    def in_list(self, p: Any) -> str:
+        return f"{p.column} IN ({', '.join(_literal(v) for v in p.values)})"
+
+    def between(self, p: Any) -> str:
+        return f"{p.column} BETWEEN {_literal(p.low)} AND {_literal(p.high)}"
+
+    def conjunction(self, p: Any) -> str:
+        return " AND ".join(self._nested(c) for c in p.children)
+
+    def disjunction(self, p: Any) -> str:
+        return " OR ".join(self._nested(c) for c in p.children)
+
+    def negation(self, p: Any) -> str:
+        return f"NOT {self._nested(p.child)}"
+
+    def _nested(self, child: Any) -> str:
+        text = child.accept(self)
+        return f"({text})" if isinstance(child, (And, Or)) else text
+
+
+def _literal(value: Any) -> str:
+    return f"'{value}'" if isinstance(value, str) else str(value)
 
 
 def block_boxes(spark: SparkSession, table: ManagedTable, x: str, y: str) -> tuple[BlockBox, ...]:

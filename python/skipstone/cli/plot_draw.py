@@ -105,8 +105,8 @@ def blocks_plot(figure: BlocksFigure) -> Any:
         handles = [Patch(facecolor=READ_FILL, alpha=0.5, label=f"read: {read} blocks, {figure.files_read} files"),
                    Patch(facecolor=SKIPPED_FILL, alpha=0.3, label=f"skipped: {len(figure.blocks) - read} blocks, "
                                                                   f"{files - figure.files_read} files"),
-                   Line2D([], [], color="tab:red", lw=2.0, label=_shorten(figure.where or "query", 48))]
-        title = f"Blocks of {_short(figure.table)} a query reads"
+                   Line2D([], [], color="tab:red", lw=2.0, label=_wrapped(figure.where or "query"))]
+        title = f"Blocks of {_short(figure.table)} read by a query"
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.set_title(title, fontsize=10)
     return fig
@@ -137,8 +137,15 @@ def _short(root: str) -> str:
     return "/".join(parts[-2:]) if len(parts) >= 2 else root
 
 
-def _shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _wrapped(text: str, width: int = 34, lines: int = 4) -> str:
+    """A legend entry over a few short lines, so that a long predicate does not squeeze the axes."""
+    import textwrap
+
+    wrapped = textwrap.wrap(text, width) or [""]
+    if len(wrapped) > lines:
+        wrapped = wrapped[:lines]
+        wrapped[-1] = wrapped[-1][: width - 1] + "…"
+    return "\n".join(wrapped)
 
 
 def draw_workload(bars: Sequence[WorkloadBar], table: str, out: Path,
@@ -159,11 +166,12 @@ def workload_plot(bars: Sequence[WorkloadBar], table: str, events: Sequence[Work
     ax.bar(numbers, [b.files_total for b in bars], color="0.85", label="files the query could read", width=0.8)
     ax.bar(numbers, [b.files_read for b in bars], color="tab:blue", label="files read", width=0.8)
     top = max([b.files_total for b in bars], default=1)
-    for e in events:
+    for i, e in enumerate(events):
         ax.axvline(e.position, color="tab:red", ls="--", lw=1.2)
-        ax.text(e.position, top * 1.02, f" {e.label}", rotation=90, va="bottom", ha="center", fontsize=7,
-                color="tab:red")
-    ax.set_ylim(0, top * 1.3 if events else top * 1.1)
+        # labels right of their line, at alternating heights so that neighbours do not meet
+        ax.text(e.position, top * (1.08 + 0.1 * (i % 2)), f" {e.label}", ha="left", va="center", fontsize=7,
+                color="tab:red", bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})
+    ax.set_ylim(0, top * 1.45 if events else top * 1.25)
     ax.set_xlim(0.3, max(numbers, default=1) + 0.7)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -172,7 +180,7 @@ def workload_plot(bars: Sequence[WorkloadBar], table: str, events: Sequence[Work
     read = sum(b.files_read for b in bars)
     total = sum(b.files_total for b in bars)
     ax.set_title(f"Files read per query on {_short(table)}: {read:,} of {total:,}", fontsize=10)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="upper right", fontsize=8, ncol=2)
     return fig
 
 
