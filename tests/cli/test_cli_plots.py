@@ -175,6 +175,21 @@ def test_plot_workload_shows_each_logged_query(cli: Any, spark: Any, table: str,
     assert sum(1 for r in logged if r.predicate and '"a"' in r.predicate) >= 3
 
 
+def test_plot_blocks_for_a_logged_query_reads_what_its_sql_reads(cli: Any, spark: Any, table: str, tmp_path: Any) -> None:
+    from skipstone.cli.plot_data import blocks_figure
+    from skipstone.cli.table_commands import open_table
+
+    assert cli("stats", f"SELECT count(*) FROM parquet.`{table}` WHERE a >= 3000 AND b < 0.25").exit_code == 0
+    t = open_table(spark, table)
+    number = t.workload().count()
+    logged = blocks_figure(spark, t, "a", "b", logged=number)
+    by_sql = blocks_figure(spark, t, "a", "b", "a >= 3000 AND b < 0.25")
+    assert (logged.read, logged.query_boxes) == (by_sql.read, by_sql.query_boxes)
+    assert logged.where == f"logged query {number}: a >= 3000 AND b < 0.25"
+    run = cli("plot", "blocks", table, "--x", "a", "--y", "b", "--logged", str(number + 1), "--out", str(tmp_path / "no.png"))
+    assert run.exit_code == 1 and f"there is no query {number + 1}" in run.stderr
+
+
 def test_optimize_commits_a_change_history_shows_and_keeps_the_rows(cli: Any, spark: Any, source: str,
                                                                     table: str) -> None:
     for _ in range(4):

@@ -270,6 +270,8 @@ class ManagedTable:
         log.info("append to %s committed version %d: %d rows in %d files", self.root, result.version, result.rows,
                  result.files_added)
         if result.optimize_error is not None:
+            log.warning("the automatic optimize after the append to %s (version %d) failed: %s", self.root,
+                        result.version, result.optimize_error)
             warnings.warn(f"Skipstone: the append to {self.root} committed version {result.version} "
                           f"({result.rows} rows); the automatic optimize after it failed: {result.optimize_error}",
                           stacklevel=2)
