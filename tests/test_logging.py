@@ -62,6 +62,18 @@ def test_query_stats_log_what_was_skipped_and_warn_of_unindexed_files(spark, tmp
     assert warning.startswith("1 files of ") and "refresh()" in warning
 
 
+def test_metadata_built_under_another_read_context_is_a_warning(spark, tmp_path, caplog):
+    root = str(tmp_path / "hive_orc")
+    for i in range(3):
+        spark.createDataFrame([(i, 100 + i)], "_col0 int, _col1 int").write.mode("append").orc(root)
+    Skipstone.for_dataframe(spark.read.schema("a int, b int").orc(root)).build(MinMax("a"))
+    spark.read.schema("b int, a int").orc(root).where("a > 100").collect()  # columns by position: a is now _col1
+    with caplog.at_level(logging.INFO, logger="skipstone"):
+        skipstone.last_query_stats(spark)
+    [warning] = messages(caplog, "skipstone.stats", logging.WARNING)
+    assert "hive_orc: MinMax(a) not used: " in warning and "position" in warning
+
+
 @pytest.fixture(scope="module")
 def table(spark, tmp_path_factory):
     return Skipstone.create(spark, str(tmp_path_factory.mktemp("logged") / "t"), batch(spark, 0, 2000),

@@ -91,8 +91,14 @@ def _log_dataset(d: DatasetStats) -> None:
              d.path, d.bytes_skipped, d.bytes_total)
     if d.skipped_by_index:
         log.debug("files of %s skipped by each index alone: %s", d.path, d.skipped_by_index)
-    if d.unanswered:
-        log.debug("parts of the predicate no index of %s could use: %s", d.path, "; ".join(d.unanswered))
+    # an index the query could not use (metadata built under another read context, a failure)
+    # is for the user to act on; a predicate part no index covers is detail
+    unusable = [u for u in d.unanswered if " not used: " in u or u.startswith("error: ")]
+    for reason in unusable:
+        log.warning("%s: %s", d.path, reason)
+    uncovered = [u for u in d.unanswered if u not in unusable]
+    if uncovered:
+        log.debug("parts of the predicate no index of %s could use: %s", d.path, "; ".join(uncovered))
     if d.files_unindexed:
         log.warning("%d files of %s have no skipping metadata or changed since they were indexed, and were read: "
                     "refresh() the index to skip them again", d.files_unindexed, d.path)
