@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+import logging
+
 from skipstone.dataset import Skipstone
 from skipstone.errors import SkipstoneError
 from skipstone.indexes import (
@@ -19,6 +21,10 @@ from skipstone.session import EXTENSION_CLASS as _EXTENSION_CLASS
 from skipstone.session import configure
 from skipstone.stats import DatasetStats, QueryStats, last_query_stats
 from skipstone.table import AppendResult, ManagedTable, OptimizeResult
+
+# A library logs, the application decides where to: without a handler of its own the records of
+# the "skipstone" loggers go nowhere (not to stderr through logging's last resort). docs/logging.md
+logging.getLogger("skipstone").addHandler(logging.NullHandler())
 
 __all__ = [
     "EXTENSION_CLASS",

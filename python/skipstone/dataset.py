@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 from skipstone.errors import SkipstoneError
@@ -9,6 +10,8 @@ from skipstone.indexes import IndexType
 from skipstone.indexes.stored import index_from_spec
 from skipstone.per_file import needs_python, python_roles
 from skipstone.session import java_call, jvm_entry
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -147,8 +150,11 @@ class Skipstone:
         requests = self._requests(indexes)
         data = self._read()
         extra = self._python_roles(data, indexes, requests)
-        java_call(self._builds.build, self._jsession, data._jdf, self.root, self.format, json.dumps(self.options),
-                  self.table, json.dumps(requests), extra, use_footers)
+        version = java_call(self._builds.build, self._jsession, data._jdf, self.root, self.format,
+                            json.dumps(self.options), self.table, json.dumps(requests), extra, use_footers)
+        if log.isEnabledFor(logging.INFO):
+            log.info("built %s on %s: %d files indexed, metadata version %s",
+                     ", ".join(r["name"] for r in requests), self._name, len(data.inputFiles()), version)
         return self
 
     def refresh(self) -> Skipstone:
@@ -167,8 +173,13 @@ class Skipstone:
         stale = list(java_call(self._builds.staleFileList, self._jsession, self.root, data._jdf))
         subset = built._read(stale) if stale else None
         extra = None if subset is None else built._stored_python_roles(subset, current[2])
-        java_call(self._builds.refresh, self._jsession, data._jdf, self.root, built.format, json.dumps(built.options),
-                  built.table, None if subset is None else subset._jdf, extra)
+        version = java_call(self._builds.refresh, self._jsession, data._jdf, self.root, built.format,
+                            json.dumps(built.options), built.table, None if subset is None else subset._jdf, extra)
+        if log.isEnabledFor(logging.INFO):
+            listed = len(data.inputFiles())
+            log.info("refreshed the index of %s: %d files indexed, %d skipped as fresh, metadata version %s",
+                     self._name, len(stale), listed - len(stale), version)
+        log.debug("files indexed by the refresh of %s: %s", self._name, stale)
         return self
 
     def drop(self) -> bool:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from skipstone.error_hints import python_error
 from skipstone.errors import SkipstoneError
 from skipstone.jar import jar_path
 
@@ -89,14 +90,15 @@ def on_jvm_entry(hook: Callable[[SparkSession], None]) -> None:
 
 
 def java_call(method: Any, *args: Any) -> Any:
-    """Call a JVM method, turning a Java exception into a SkipstoneError with its message
-    (pyspark turns some, IllegalArgumentException among them, into its own exceptions first)."""
+    """Call a JVM method, turning a Java exception into a SkipstoneError with its message, its
+    remedy in Python's words (``skipstone.error_hints``; pyspark turns some Java exceptions,
+    IllegalArgumentException among them, into its own exceptions first)."""
     from py4j.protocol import Py4JJavaError
     from pyspark.errors.exceptions.captured import CapturedException
 
     try:
         return method(*args)
     except Py4JJavaError as e:
-        raise SkipstoneError(str(e.java_exception.getMessage())) from None
+        raise python_error(e.java_exception, str(e.java_exception.getMessage())) from None
     except CapturedException as e:
-        raise SkipstoneError(e.getMessage() or str(e)) from None
+        raise python_error(getattr(e, "_origin", None), e.getMessage() or str(e)) from None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -9,6 +10,8 @@ from skipstone.session import jvm_entry
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def last_query_stats(spark: SparkSession) -> QueryStats:
     raw = json.loads(jvm_entry(spark).lastQueryStats(spark._jsparkSession))
     if raw is None:
         return QueryStats()
-    return QueryStats([
+    stats = QueryStats([
         DatasetStats(
             path=d["path"], files_total=d["files_total"], files_skipped=d["files_skipped"],
             bytes_total=d["bytes_total"], bytes_skipped=d["bytes_skipped"],
@@ -92,3 +95,24 @@ def last_query_stats(spark: SparkSession) -> QueryStats:
         )
         for d in raw["per_dataset"]
     ])
+    for d in stats.per_dataset:
+        _log_dataset(d)
+    return stats
+
+
+def _log_dataset(d: DatasetStats) -> None:
+    log.info("the last query skipped %d of %d files of %s (%d of %d bytes)", d.files_skipped, d.files_total,
+             d.path, d.bytes_skipped, d.bytes_total)
+    if d.skipped_by_index:
+        log.debug("files of %s skipped by each index alone: %s", d.path, d.skipped_by_index)
+    # an index the query could not use (metadata built under another read context, a failure)
+    # is for the user to act on; a predicate part no index covers is detail
+    unusable = [u for u in d.unanswered if " not used: " in u or u.startswith("error: ")]
+    for reason in unusable:
+        log.warning("%s: %s", d.path, reason)
+    uncovered = [u for u in d.unanswered if u not in unusable]
+    if uncovered:
+        log.debug("parts of the predicate no index of %s could use: %s", d.path, "; ".join(uncovered))
+    if d.files_unindexed:
+        log.warning("%d files of %s have no skipping metadata or changed since they were indexed, and were read: "
+                    "refresh() the index to skip them again", d.files_unindexed, d.path)

@@ -98,6 +98,57 @@ def test_plot_blocks_takes_date_axes_and_an_or(cli: Any, spark: Any, table: str,
                                            ((dt.date(2024, 2, 1), None), (3501, None))}
 
 
+def test_the_blocks_a_query_reads_are_those_minmax_skipping_reads(spark: Any, table: str) -> None:
+    import skipstone
+    from skipstone.cli.plot_data import blocks_figure
+    from skipstone.cli.table_commands import open_table
+
+    where = "a < 1000 AND b >= 0.5"
+    figure = blocks_figure(spark, open_table(spark, table), "a", "b", where)
+    extents = block_extents(spark, table)  # from the rows themselves
+    assert figure.read == {block for block, (a_min, _, _, b_max, _) in extents.items() if a_min <= 999 and b_max >= 0.5}
+    assert 0 < len(figure.read) < len(figure.blocks)
+    spark.read.parquet(table).where(where).collect()
+    stats = skipstone.last_query_stats(spark)
+    assert figure.files_read == stats.files_total - stats.files_skipped
+
+
+def test_plot_blocks_fills_read_and_skipped_blocks_apart_and_counts_them(spark: Any, table: str) -> None:
+    from matplotlib.colors import to_rgb
+
+    from skipstone.cli.plot_data import blocks_figure
+    from skipstone.cli.plot_draw import READ_FILL, SKIPPED_FILL, blocks_plot
+    from skipstone.cli.table_commands import open_table
+
+    figure = blocks_figure(spark, open_table(spark, table), "a", "b", "a < 1000 AND b >= 0.5")
+    fig = blocks_plot(figure)
+    [ax] = fig.axes
+    blocks = [p for p in ax.patches if (p.get_gid() or "").startswith("block-")]
+    fills = [to_rgb(p.get_facecolor()) for p in blocks]
+    read = len(figure.read or ())
+    assert (fills.count(to_rgb(READ_FILL)), fills.count(to_rgb(SKIPPED_FILL))) == (read, len(figure.blocks) - read)
+    assert all(p.get_alpha() < 0.5 for p in blocks)  # translucent: overlapping boxes stay visible
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[0] == f"read: {read} blocks, {figure.files_read} files"
+    assert legend[1].startswith(f"skipped: {len(figure.blocks) - read} blocks")
+
+
+def test_block_labels_on_a_curve_layout_never_overlap(cli: Any, spark: Any, source: str, tmp_path: Any) -> None:
+    from skipstone.cli.plot_data import blocks_figure
+    from skipstone.cli.plot_draw import blocks_plot
+    from skipstone.cli.table_commands import open_table
+
+    path = str(tmp_path / "zorder")
+    assert cli("create", path, "--from", source, "--layout", "zorder", "--columns", "a,b", "--block-rows", "40").exit_code == 0
+    figure = blocks_figure(spark, open_table(spark, path), "a", "b", "b < 0.25")
+    fig = blocks_plot(figure)
+    fig.canvas.draw()
+    [ax] = fig.axes
+    labels = [t.get_window_extent() for t in ax.texts]
+    assert len(figure.blocks) >= 64 and labels  # crowded: some boxes are labelled, those a label would collide in are not
+    assert not any(a.overlaps(b) for i, a in enumerate(labels) for b in labels[i + 1:])
+
+
 @pytest.mark.parametrize("x, y, named", [("a", "c", "'c'"), ("a", "zz", "'zz'")])
 def test_plot_blocks_refuses_columns_it_cannot_draw(cli: Any, table: str, tmp_path: Any, x: str, y: str,
                                                      named: str) -> None:
@@ -124,6 +175,21 @@ def test_plot_workload_shows_each_logged_query(cli: Any, spark: Any, table: str,
     assert sum(1 for r in logged if r.predicate and '"a"' in r.predicate) >= 3
 
 
+def test_plot_blocks_for_a_logged_query_reads_what_its_sql_reads(cli: Any, spark: Any, table: str, tmp_path: Any) -> None:
+    from skipstone.cli.plot_data import blocks_figure
+    from skipstone.cli.table_commands import open_table
+
+    assert cli("stats", f"SELECT count(*) FROM parquet.`{table}` WHERE a >= 3000 AND b < 0.25").exit_code == 0
+    t = open_table(spark, table)
+    number = t.workload().count()
+    logged = blocks_figure(spark, t, "a", "b", logged=number)
+    by_sql = blocks_figure(spark, t, "a", "b", "a >= 3000 AND b < 0.25")
+    assert (logged.read, logged.query_boxes) == (by_sql.read, by_sql.query_boxes)
+    assert logged.where == f"logged query {number}: a >= 3000 AND b < 0.25"
+    run = cli("plot", "blocks", table, "--x", "a", "--y", "b", "--logged", str(number + 1), "--out", str(tmp_path / "no.png"))
+    assert run.exit_code == 1 and f"there is no query {number + 1}" in run.stderr
+
+
 def test_optimize_commits_a_change_history_shows_and_keeps_the_rows(cli: Any, spark: Any, source: str,
                                                                     table: str) -> None:
     for _ in range(4):
@@ -138,6 +204,36 @@ def test_optimize_commits_a_change_history_shows_and_keeps_the_rows(cli: Any, sp
         result["version"], "OPTIMIZE", result["rows_rewritten"])
     assert "OPTIMIZE" in cli("history", table).stdout
     assert rows_of(spark, table) == rows_of(spark, source)
+
+
+def test_plot_workload_marks_the_optimize_between_the_queries_around_it(cli: Any, spark: Any, table: str,
+                                                                        tmp_path: Any) -> None:
+    from skipstone.cli.plot_data import workload_bars, workload_events
+    from skipstone.cli.plot_draw import workload_plot
+    from skipstone.cli.table_commands import open_table
+
+    assert cli("stats", f"SELECT count(*) FROM parquet.`{table}` WHERE b < 0.05").exit_code == 0
+    t = open_table(spark, table)
+    bars = workload_bars(t)
+    events = workload_events(t, bars)
+    optimized = [r.version for r in t.history().where("operation = 'OPTIMIZE'").collect()]
+    assert [e.version for e in events] == optimized and events
+    for e in events:
+        before = [b.query for b in bars if b.version < e.version]
+        assert e.position == len(before) + 0.5 and all(b.version >= e.version for b in bars[len(before):])
+    fig = workload_plot(bars, t.root, events)
+    fig.canvas.draw()
+    [ax] = fig.axes
+    ticks = [tick for tick in ax.get_xticks() if ax.get_xlim()[0] <= tick <= ax.get_xlim()[1]]
+    assert ticks and all(float(tick).is_integer() for tick in ticks)
+    assert [line.get_xdata()[0] for line in ax.lines] == [e.position for e in events]
+    assert [t.get_text().strip() for t in ax.texts] == [e.label for e in events]
+    assert ax.get_xlabel() and ax.get_ylabel()
+    title = ax.title.get_window_extent()
+    assert fig.bbox.x0 <= title.x0 and title.x1 <= fig.bbox.x1  # the title fits the figure
+    out = tmp_path / "workload.png"
+    run = cli("plot", "workload", table, "--out", str(out))
+    assert run.exit_code == 0 and f"{len(events)} optimizes" in run.stdout
 
 
 def test_optimize_layout_rewrites_the_whole_table_under_it(cli: Any, spark: Any, source: str, table: str) -> None:

@@ -130,6 +130,7 @@ def test_without_python_compaction_runs_then_what_needs_python_is_named(spark, t
     assert f"committed version {before + 1} (compaction: " in message
     assert "not run, as this session has no Python driver: layout (" in message
     assert f"skipstone optimize {table.root} (docs/cli.md)" in message
+    assert f"ALTER TABLE parquet.`{table.root}` SET TBLPROPERTIES ('optimize.strategies' = 'compaction')" in message
     assert table.history().collect()[-1].strategy == "compaction"
     assert as_multiset(spark.read.parquet(table.root)) == expected
     table.set_properties({"optimize.strategies": "compaction"})

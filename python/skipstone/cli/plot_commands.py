@@ -19,19 +19,23 @@ def blocks(
     table: str = typer.Argument(..., help="The managed table's directory."),
     x: str = typer.Option(..., "--x", help="Column on the horizontal axis (numeric, date or timestamp)."),
     y: str = typer.Option(..., "--y", help="Column on the vertical axis."),
-    where: Optional[str] = typer.Option(None, "--where", help="A SQL predicate whose boxes are drawn on top, e.g. \"a < 5000\"."),
+    query: Optional[str] = typer.Option(None, "--query", "--where", help="A SQL predicate, e.g. \"a < 5000 and b > 3\": "
+                                        "its boxes are drawn on top and the blocks it reads shaded."),
+    logged: Optional[int] = typer.Option(None, "--logged", help="Shade for the N-th logged query of the table "
+                                         "(1 the oldest) instead."),
     out: Path = typer.Option(Path("blocks.png"), "--out", help="The PNG file to write."),
 ) -> None:
-    """Each block's bounding box over two columns (from its files' MinMax metadata) and a query's boxes."""
+    """Each block's bounding box over two columns (from its files' MinMax metadata); with a query,
+    the blocks it reads shaded apart from those it skips."""
     from skipstone.cli.plot_data import blocks_figure
     from skipstone.cli.plot_draw import draw_blocks
     from skipstone.cli.table_commands import open_table
 
     spark = ctx.obj.spark
-    figure = blocks_figure(spark, open_table(spark, table), x, y, where)
+    figure = blocks_figure(spark, open_table(spark, table), x, y, query, logged)
     written = draw_blocks(figure, out)
-    console.print(f"wrote {written}: {len(figure.blocks)} blocks"
-                  + (f", {len(figure.query_boxes)} query boxes" if where else ""), highlight=False)
+    read = "" if figure.read is None else f", the query reads {len(figure.read)} ({figure.files_read} files)"
+    console.print(f"wrote {written}: {len(figure.blocks)} blocks{read}", highlight=False)
 
 
 @plots.command("workload")
@@ -41,12 +45,13 @@ def workload(
     table: str = typer.Argument(..., help="The managed table's directory."),
     out: Path = typer.Option(Path("workload.png"), "--out", help="The PNG file to write."),
 ) -> None:
-    """Files read and skipped by each query of the table's workload log."""
-    from skipstone.cli.plot_data import workload_bars
+    """Files read by each query of the table's workload log, in the order run, with its optimizes marked."""
+    from skipstone.cli.plot_data import workload_bars, workload_events
     from skipstone.cli.plot_draw import draw_workload
     from skipstone.cli.table_commands import open_table
 
     t = open_table(ctx.obj.spark, table)
     bars = workload_bars(t)
-    written = draw_workload(bars, t.root, out)
-    console.print(f"wrote {written}: {len(bars)} queries", highlight=False)
+    events = workload_events(t, bars)
+    written = draw_workload(bars, t.root, out, events)
+    console.print(f"wrote {written}: {len(bars)} queries, {len(events)} optimizes", highlight=False)

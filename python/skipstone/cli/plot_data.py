@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from skipstone.errors import SkipstoneError
+from skipstone.layout.predicates import And, Or, parse_predicate
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import Column, ColumnKind
 from skipstone.session import java_call, jvm_entry
@@ -55,6 +56,12 @@ class BlocksFigure:
     blocks: tuple[BlockBox, ...]
     where: str | None
     query_boxes: tuple[QueryBox, ...]
+    read: frozenset[int] | None = None
+    """The blocks the query reads as far as the two plotted columns decide (``read_blocks``), None without a query."""
+
+    @property
+    def files_read(self) -> int:
+        return sum(b.files for b in self.blocks if self.read is not None and b.block in self.read)
 
 
 @dataclass(frozen=True)
@@ -67,16 +74,104 @@ class WorkloadBar:
     files_read: int
     files_skipped: int
     files_total: int
+    version: int = 0
+    """The table version the query read."""
 
 
-def blocks_figure(spark: SparkSession, table: ManagedTable, x: str, y: str, where: str | None = None) -> BlocksFigure:
-    """The blocks of ``table``'s newest version over columns ``x`` and ``y``, and ``where``'s boxes."""
+@dataclass(frozen=True)
+class WorkloadEvent:
+    """A commit that changed the layout or the files (an optimize), drawn between the last query
+    that read an older version and the first that read it or a newer one."""
+
+    version: int
+    label: str
+    position: float
+    """On the query axis: half way between two query numbers (0.5 before the first query)."""
+
+
+def blocks_figure(spark: SparkSession, table: ManagedTable, x: str, y: str, where: str | None = None,
+                  logged: int | None = None) -> BlocksFigure:
+    """The blocks of ``table``'s newest version over columns ``x`` and ``y``; with a query (SQL
+    ``where``, or the ``logged``-th query of the workload log, 1 the oldest), its boxes and the
+    blocks it reads."""
     layout_schema = table.tree().schema
     for name in (x, y):
         _plottable(layout_schema.column(name) if name in layout_schema.names else None, name, table.root)
     blocks = block_boxes(spark, table, x, y)
-    boxes = query_boxes(spark, table, where, x, y) if where else ()
-    return BlocksFigure(table.root, x, y, blocks, where, boxes)
+    if logged is not None:
+        where, predicate = logged_query(table, logged)
+    elif where:
+        predicate = predicate_json(spark, table.root, where)
+    else:
+        return BlocksFigure(table.root, x, y, blocks, None, ())
+    boxes = boxes_of(predicate, layout_schema, x, y)
+    return BlocksFigure(table.root, x, y, blocks, where, boxes, read_blocks(blocks, boxes))
+
+
+def read_blocks(blocks: tuple[BlockBox, ...], boxes: tuple[QueryBox, ...]) -> frozenset[int]:
+    """The blocks whose box meets one of the query's boxes: those MinMax metadata on the two
+    plotted columns cannot skip (the query's constraints on other columns are not drawn)."""
+    return frozenset(b.block for b in blocks if any(_meets(b.x, q.x) and _meets(b.y, q.y) for q in boxes))
+
+
+def _meets(span: tuple[Bound, Bound], bounds: tuple[Bound, Bound]) -> bool:
+    """A block's [min, max] meets a query's closed [low, high] (None: unbounded on that side)."""
+    low, high = bounds
+    if span[0] is None and span[1] is None:  # no values but NULLs: MinMax skips it for any range
+        return low is None and high is None
+    return (low is None or span[1] is None or span[1] >= low) and (high is None or span[0] is None or span[0] <= high)
+
+
+def logged_query(table: ManagedTable, number: int) -> tuple[str, dict[str, Any] | None]:
+    """The ``number``-th logged query of ``table`` (1: the oldest) as a label and its predicate."""
+    rows = table.workload().select("predicate").collect()
+    if not 1 <= number <= len(rows):
+        raise SkipstoneError(f"table {table.root} has {len(rows)} logged queries; there is no query {number}")
+    text = rows[number - 1].predicate
+    predicate = None if text is None else json.loads(text)
+    return f"logged query {number}: {predicate_text(predicate)}", predicate
+
+
+def predicate_text(predicate: dict[str, Any] | None) -> str:
+    """A logged predicate (the workload log's JSON) written as SQL would, for a legend.
+
+    >>> predicate_text({"and": [{"column": "a", "op": "<", "value": 5},
+    ...                         {"or": [{"column": "b", "op": "IN", "value": [1, 2]}, {"not": {"column": "c", "op": "=", "value": "x"}}]}]})
+    "a < 5 AND (b IN (1, 2) OR NOT c = 'x')"
+    """
+    if predicate is None:
+        return "no condition the layout can use"
+    return str(parse_predicate(predicate).accept(_SqlText()))
+
+
+class _SqlText:
+    """A predicate as SQL text; connectives below another are parenthesized."""
+
+    def comparison(self, p: Any) -> str:
+        return f"{p.column} {p.op} {_literal(p.value)}"
+
+    def in_list(self, p: Any) -> str:
+        return f"{p.column} IN ({', '.join(_literal(v) for v in p.values)})"
+
+    def between(self, p: Any) -> str:
+        return f"{p.column} BETWEEN {_literal(p.low)} AND {_literal(p.high)}"
+
+    def conjunction(self, p: Any) -> str:
+        return " AND ".join(self._nested(c) for c in p.children)
+
+    def disjunction(self, p: Any) -> str:
+        return " OR ".join(self._nested(c) for c in p.children)
+
+    def negation(self, p: Any) -> str:
+        return f"NOT {self._nested(p.child)}"
+
+    def _nested(self, child: Any) -> str:
+        text = child.accept(self)
+        return f"({text})" if isinstance(child, (And, Or)) else text
+
+
+def _literal(value: Any) -> str:
+    return f"'{value}'" if isinstance(value, str) else str(value)
 
 
 def block_boxes(spark: SparkSession, table: ManagedTable, x: str, y: str) -> tuple[BlockBox, ...]:
@@ -110,9 +205,12 @@ def block_boxes(spark: SparkSession, table: ManagedTable, x: str, y: str) -> tup
 
 def query_boxes(spark: SparkSession, table: ManagedTable, where: str, x: str, y: str) -> tuple[QueryBox, ...]:
     """The boxes of the rows ``where`` may select, over ``x`` and ``y`` (other columns ignored)."""
-    predicate = predicate_json(spark, table.root, where)
-    schema = table.tree().schema
-    if predicate is None:  # nothing the layout can use: every row may match
+    return boxes_of(predicate_json(spark, table.root, where), table.tree().schema, x, y)
+
+
+def boxes_of(predicate: dict[str, Any] | None, schema: Any, x: str, y: str) -> tuple[QueryBox, ...]:
+    """A predicate's boxes over ``x`` and ``y`` (None: nothing the layout can use, every row may match)."""
+    if predicate is None:
         return (QueryBox((None, None), (None, None)),)
     boxes = Query.from_json(predicate, schema).boxes
     ix, iy = schema.index(x), schema.index(y)
@@ -141,10 +239,18 @@ def predicate_json(spark: SparkSession, root: str, where: str) -> dict[str, Any]
 
 def workload_bars(table: ManagedTable) -> tuple[WorkloadBar, ...]:
     """Every logged query of ``table``, oldest first."""
-    rows = table.workload().select("time", "predicate", "files_read", "files_total").collect()
+    rows = table.workload().select("time", "predicate", "files_read", "files_total", "version").collect()
     return tuple(WorkloadBar(i + 1, r.time, r.predicate, int(r.files_read), int(r.files_total - r.files_read),
-                             int(r.files_total))
+                             int(r.files_total), int(r.version))
                  for i, r in enumerate(rows))
+
+
+def workload_events(table: ManagedTable, bars: tuple[WorkloadBar, ...]) -> tuple[WorkloadEvent, ...]:
+    """The table's optimize commits, placed among the queries by the versions they read."""
+    commits = table.history().where("operation = 'OPTIMIZE'").select("version", "strategy").orderBy("version").collect()
+    return tuple(WorkloadEvent(int(c.version), f"v{c.version} {c.strategy or 'optimize'}",
+                               sum(1 for b in bars if b.version < c.version) + 0.5)
+                 for c in commits)
 
 
 def _plottable(column: Column | None, name: str, table: str) -> None:

@@ -23,6 +23,7 @@ None
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -36,6 +37,8 @@ from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.tree import PartitionTree
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,6 +202,8 @@ class AmoebaAdaptive:
                              "rebuilt by PawRebuild instead")
         queries = [q for q in workload[-self.window:] if not q.boxes.is_empty]
         if not queries:
+            log.info("%s declines: none of the last %d logged queries filters on a layout column", self.name,
+                     self.window)
             return None
         # no plan saves the window more than it pays today on the blocks the plan rewrites: when
         # no set of blocks could pay for its writing and the job, skip the search
@@ -206,6 +211,8 @@ class AmoebaAdaptive:
         c = write_multiplier_or_default(self.write_multiplier)
         bound = most_any_rewrite_saves(self.cost_model, tree.block_rows, touches, c)
         if bound <= c * getattr(self.cost_model, "job_cost", 0.0):
+            log.info("%s declines: no rewrite could save %d queries more (%.4g) than its job costs", self.name,
+                     len(queries), bound)
             return None
         window = QueryWindow(float(len(queries) + 1))
         for t, q in enumerate(queries):
@@ -222,11 +229,13 @@ class AmoebaAdaptive:
             steps.extend(best.steps)
             options = replace(options, charge_job=False)  # the rewrite is paid for: one job does all plans
         if current is tree:
+            log.info("%s declines: no change to the tree pays for itself over %d queries", self.name, len(queries))
             return None
         kept = set(current.block_ids.tolist())
         rewritten = tuple(sorted(int(b) for b in tree.block_ids.tolist() if b not in kept))
         rows = np.array([leaf.rows for leaf in tree.leaves if leaf.block in rewritten], dtype=np.float64)
         cost = rewrite_cost(self.cost_model, rows, c)
         if benefit <= cost:  # each plan paid for itself; their sum is checked against the one job
+            log.info("%s declines: the best change saves %.4g, less than its cost %.4g", self.name, benefit, cost)
             return None
         return LayoutChange(current, rewritten, benefit, cost, "; ".join(steps))

@@ -5,6 +5,7 @@ table's log afresh."""
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Mapping
@@ -25,6 +26,8 @@ from skipstone.table.driver import PolicyCallback, PythonDriver, default_policy
 from skipstone.table.indexing import FileSetIndex
 from skipstone.table.optimize import OptimizeResult
 from skipstone.table.transaction import operations, run
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -225,7 +228,14 @@ class ManagedTable:
             if callback.raised is not None:
                 raise callback.raised from None  # the policy's own error, not the JVM's report of it
             raise
-        return None if found.isEmpty() else OptimizeResult.from_json(json.loads(found.get().toJson()))
+        if found.isEmpty():
+            log.info("optimize of %s: no strategy found anything to do", self.root)
+            return None
+        result = OptimizeResult.from_json(json.loads(found.get().toJson()))
+        log.info("optimize of %s committed version %d by %s (%s): %d rows rewritten, %d files added, %d removed, "
+                 "%d bytes read", self.root, result.version, result.strategy, result.reason, result.rows_rewritten,
+                 result.files_added, result.files_removed, result.bytes_read)
+        return result
 
     def optimize_continuously(self, policy: LayoutPolicy | None = None, max_seconds: float | None = None,
                               max_iterations: int | None = None,
@@ -257,7 +267,11 @@ class ManagedTable:
         AppendResult(version=..., rows=500, files_added=4, optimize=None, optimize_error=None)
         """
         result = AppendResult.from_json(json.loads(run(self._jtable.append, df._jdf).toJson()))
+        log.info("append to %s committed version %d: %d rows in %d files", self.root, result.version, result.rows,
+                 result.files_added)
         if result.optimize_error is not None:
+            log.warning("the automatic optimize after the append to %s (version %d) failed: %s", self.root,
+                        result.version, result.optimize_error)
             warnings.warn(f"Skipstone: the append to {self.root} committed version {result.version} "
                           f"({result.rows} rows); the automatic optimize after it failed: {result.optimize_error}",
                           stacklevel=2)
@@ -334,7 +348,13 @@ class ManagedTable:
         ['data', 'metadata']
         """
         hours = java_call(self._jtable.retentionHours) if retention_hours is None else retention_hours
-        return self._frame(self._jtable.vacuum, float(hours), bool(dry_run), bool(force))
+        gone = self._frame(self._jtable.vacuum, float(hours), bool(dry_run), bool(force))
+        if log.isEnabledFor(logging.INFO):  # the rows are the JVM's local list: no job reads data
+            kinds = {r["kind"]: r["n"] for r in gone.groupBy("kind").count().withColumnRenamed("count", "n").collect()}
+            log.info("vacuum of %s (retention %s hours%s): %s %d files%s", self.root, hours, ", forced" if force else "",
+                     "would delete" if dry_run else "deleted", sum(kinds.values()),
+                     "".join(f", {n} {k}" for k, n in sorted(kinds.items())))
+        return gone
 
     # -- its skipping indexes, as a dataset's ---------------------------------------------------
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import json
+import logging
 import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence, Union
@@ -26,6 +27,8 @@ from skipstone.table.transaction import operations, python_roles, run
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +103,7 @@ def logged_queries(workload: Logged, base: manifest.TableVersion,
             out.append((parsed[predicate], int(version)))
         except (ValueError, TypeError, KeyError) as e:
             warnings.warn(f"Skipstone: ignoring logged predicate {predicate}: {e}", stacklevel=2)
+            log.warning("ignoring logged predicate %s of %s: %s", predicate, base.root, e)
     return out
 
 
@@ -145,11 +149,16 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
         policy = with_births(log_positions(births, tree.block_ids.tolist(), [v for _, v in logged]))
     change = policy.propose(tree, [q for q, _ in logged], sample)
     if change is None or not change.rewritten_blocks:
+        log.info("%s proposes no layout change to version %d of %s (%d logged queries)", policy.name, base.version,
+                 base.root, len(logged))
         return None
     gone = set(tree.block_ids.tolist()) - set(change.tree.block_ids.tolist())
     if gone != set(change.rewritten_blocks):
         raise SkipstoneError(f"policy {policy.name} lists blocks {sorted(change.rewritten_blocks)} as rewritten, "
                              f"but its tree drops blocks {sorted(gone)}")
+    log.info("%s proposes rewriting %d of %d blocks of %s version %d (benefit %.4g, cost %.4g): %s", policy.name,
+             len(change.rewritten_blocks), len(tree.block_ids), base.root, base.version, change.benefit, change.cost,
+             change.description)
     model = getattr(policy, "cost_model", None)
     return OptimizePlan(base, change, policy.name, None if model is None else model_to_json(model))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from skipstone.dataset import Skipstone, stored_indexes
+from skipstone.error_hints import python_error
 from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType
 from skipstone.jvm_callbacks import start_callbacks
@@ -39,9 +40,9 @@ def run(method: Any, *args: Any) -> Any:
             raise SimulatedCrash(str(failure.getMessage())) from None
         if _caused_by(failure, "io.skipstone.table.InjectedError"):  # a failpoint armed with error=True
             raise InjectedError(str(failure.getMessage())) from None
-        raise SkipstoneError(str(failure.getMessage())) from None
+        raise python_error(failure, str(failure.getMessage())) from None
     except CapturedException as e:  # pyspark's own view of some Java exceptions (IllegalArgumentException...)
-        raise SkipstoneError(e.getMessage() or str(e)) from None
+        raise python_error(getattr(e, "_origin", None), e.getMessage() or str(e)) from None
 
 
 def _caused_by(failure: Any, class_name: str) -> bool:

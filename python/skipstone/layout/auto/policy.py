@@ -25,6 +25,7 @@ None
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from typing import Sequence
 
@@ -36,6 +37,7 @@ from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 
+log = logging.getLogger(__name__)
 
 MIN_RECENT_QUERIES = 20  # the fewest queries since a new template took over that a choice is made from
 
@@ -118,10 +120,14 @@ class AutoColumns:
         the horizon outweighs the rewrite (or ``force``); None otherwise."""
         choice = self.choose(tree, workload, sample)
         if choice is None:
+            log.info("%s declines: no layout over the queried columns reads less than the current one", self.name)
             return None
         horizon = workload_patterns(list(workload), self.window, self.hot_share).horizon
         predicted = choice.gain_per_query * horizon
         if predicted <= choice.rewrite_cost and not self.force:
+            log.info("%s declines: (%s) by %s would save %.4g over the next %.0f queries, under the rewrite's "
+                     "cost %.4g", self.name, ", ".join(choice.columns), choice.builder, predicted, horizon,
+                     choice.rewrite_cost)
             return None
         shown = ", ".join(choice.columns)
         description = (f"layout columns ({shown}) by {choice.builder}, chosen from {choice.queries} queries: "

@@ -44,6 +44,7 @@ None
 
 from __future__ import annotations
 
+import logging
 import zlib
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
@@ -63,6 +64,8 @@ from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.tree import Leaf, Node, PartitionTree, renumber
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_BYTES = 256e6  # a step rewrites at most this much, as Iceberg's max-files-to-rewrite bounds a job
 
@@ -150,6 +153,8 @@ class BoundedRewrite:
         regret = sum(c.regret for c in chosen)
         cost = sum(c.write_cost for c in chosen) + job
         if not chosen or regret < cost:  # rent until the rent paid reaches the price of buying
+            log.info("%s declines: %s", self.name, "no unit within the budget is ready" if not chosen else
+                     f"the regret of {len(chosen)} ready units, {regret:.4g}, is under their cost {cost:.4g}")
             return None
         return self._change(_partition_tree(tree, self.name), chosen, regret, cost, patterns)
 

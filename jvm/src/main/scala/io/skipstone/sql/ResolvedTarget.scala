@@ -16,7 +16,7 @@ final case class ResolvedTarget(target: Target, root: String, format: String, ta
     if (!isManagedTable(session)) {
       throw new SkipstoneSqlException(
         s"$statement: ${target.sql} is not a Skipstone table (no log under ${TableLog.logDir(root)}); " +
-          "create one with Python's Skipstone.create(...) (docs/tables.md)")
+          s"create one with CREATE TABLE ${target.sql} USING skipstone AS SELECT ... (docs/sql.md)")
     }
     root
   }

@@ -36,8 +36,8 @@ object SourceOptions {
     val unknown = lower.keySet -- WriteOnly -- SparkAdded
     if (unknown.nonEmpty) throw new IllegalArgumentException(
       s"writing Skipstone table $root: unknown option ${unknown.toSeq.sorted.map(k => s"'$k'").mkString(", ")} " +
-        "(the source takes layout, columns, blockRows, blockBytes; table properties are set with " +
-        "ALTER TABLE ... SET TBLPROPERTIES)")
+        "(the source takes layout, columns, blockRows, blockBytes; table properties are set with SQL's " +
+        "ALTER TABLE ... SET TBLPROPERTIES or Python's t.set_properties)")
     def long(key: String, shown: String) = lower.get(key).map { v =>
       v.trim.toLongOption.filter(_ > 0).getOrElse(throw new IllegalArgumentException(
         s"writing Skipstone table $root: option $shown must be a positive whole number, got '$v'"))

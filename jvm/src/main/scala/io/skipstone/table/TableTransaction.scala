@@ -178,7 +178,7 @@ object TableTransaction {
   /** A transaction on the newest version of `root`, or an error when it is no managed table. */
   def latest(session: SparkSession, root: String, step: String, what: String): TableTransaction =
     open(session, root, TableLog.latestVersion(session.sessionState.newHadoopConf(), root).getOrElse(
-      throw new IllegalArgumentException(s"$root is not a Skipstone table; create it with Skipstone.create")), step, what)
+      throw new NotATable(root, s"$root is not a Skipstone table (no log under ${TableLog.logDir(root)})")), step, what)
 
   /**
    * Runs `attempt` on `first`; when it loses only because the layout changed (its rows were

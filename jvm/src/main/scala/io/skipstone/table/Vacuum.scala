@@ -59,14 +59,16 @@ object Vacuum {
       throw new VacuumRefused(s"vacuum of $root: retention must be >= 0 hours, got $retentionHours")
     // only vacuum's own settings: a table whose other settings are broken can still be vacuumed
     val floor = RetentionHours.read(latest.properties, root)
+    // what went wrong, here; what to do about it is worded by the interface (SQL has no force)
     if (retentionHours < floor && !force) throw new VacuumRefused(
       s"vacuum of $root: a retention of $retentionHours hours is under the table's $floor hours " +
-        s"(property ${RetentionHours.key}): files that running queries or lagging readers still use could be deleted. " +
-        "Pass force=True to vacuum with it anyway.")
+        s"(property ${RetentionHours.key}): files that running queries or lagging readers still use could be deleted.",
+      Some(Hint(Hint.VacuumUnderTableRetention, Map("hours" -> retentionHours.toString, "floor" -> floor.toString))))
     if (retentionHours < DefaultRetentionHours && RetentionCheck.read(latest.properties, root) && !force) throw new VacuumRefused(
       s"vacuum of $root: a retention of $retentionHours hours is under the default $DefaultRetentionHours hours: " +
-        "files that running queries or lagging readers still use could be deleted. Pass force=True, or opt the " +
-        s"table in with the properties ${RetentionCheck.key} = false and ${RetentionHours.key} = $retentionHours.")
+        "files that running queries or lagging readers still use could be deleted.",
+      Some(Hint(Hint.VacuumUnderDefaultRetention, Map("hours" -> retentionHours.toString,
+        "default" -> DefaultRetentionHours.toString))))
     val rootPath = new Path(root)
     val fs = rootPath.getFileSystem(conf)
     val guard = new RootGuard(fs, fs.makeQualified(rootPath))
@@ -92,7 +94,8 @@ object Vacuum {
 
   private def newest(conf: Configuration, root: String): Snapshot =
     TableLog.latest(conf, root).getOrElse(throw new VacuumRefused(
-      s"$root is not a Skipstone table (no log under $root/${TableLog.ContainerDir}/log)"))
+      s"$root is not a Skipstone table (no log under $root/${TableLog.ContainerDir}/log)",
+      Some(Hint(Hint.CreateTable, Map("root" -> root)))))
 
   /** The newest version, and every version that was the newest at some time after `cutoff`. */
   private[table] def retained(all: Seq[Snapshot], cutoff: Long): Seq[Snapshot] =
@@ -236,4 +239,5 @@ object Vacuum {
 }
 
 /** Why a vacuum did not start (bad retention, not a table); nothing was deleted. */
-class VacuumRefused(message: String) extends IllegalArgumentException(message)
+class VacuumRefused(message: String, override val hint: Option[Hint] = None)
+  extends IllegalArgumentException(message) with Hinted

@@ -79,7 +79,7 @@ final case class OptimizeCommand(target: Target, layout: Option[LayoutSpec]) ext
       val done = outcome.committed.map(r => s"committed version ${r.version} (${r.strategy}: ${r.reason}); ").mkString
       throw new SkipstoneSqlException(s"$shown: ${done}not run, as this session has no Python driver: " +
         s"${outcome.needPython.mkString("; ")}. Run them from a shell: ${OptimizeCommand.cli(root, None)} (docs/cli.md), " +
-        "or set optimize.strategies to 'compaction' to optimize only with what SQL runs")
+        s"or optimize only with what SQL runs: ALTER TABLE ${target.sql} SET TBLPROPERTIES ('optimize.strategies' = 'compaction')")
     }
     outcome.committed.toSeq
   }

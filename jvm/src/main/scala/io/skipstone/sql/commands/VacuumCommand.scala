@@ -4,13 +4,13 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.sql.{ResolvedTarget, SkipstoneSqlException, Target}
-import io.skipstone.table.{TableSettings, Vacuum, VacuumRefused}
+import io.skipstone.table.Vacuum
 
 /**
  * `VACUUM t [RETAIN n HOURS] [DRY RUN]`: deletes the files no retained version of a managed
  * table lists ([[Vacuum.run]]), one row per path deleted (or, with DRY RUN, that would be).
  * Without RETAIN the table's own retention applies; SQL never forces a shorter one than the
- * table's (Python's `t.vacuum(..., force=True)` can).
+ * table's: a refused retention names the table property that opts in ([[SqlHints]]).
  */
 final case class VacuumCommand(target: Target, retainHours: Option[Double], dryRun: Boolean) extends SkipstoneCommand {
   override def statement: String = "VACUUM"
@@ -21,15 +21,10 @@ final case class VacuumCommand(target: Target, retainHours: Option[Double], dryR
       throw new SkipstoneSqlException(s"$statement ${target.sql}: RETAIN $h HOURS must not be negative")
     }
     val root = ResolvedTarget(session, target).managedRoot(session, statement)
-    try {
+    val shown = target.sql + retainHours.fold("")(h => s" RETAIN $h HOURS")
+    inSqlTerms(shown, target) {
       val hours = retainHours.getOrElse(Vacuum.retentionHours(session, root))
       Vacuum.run(session, root, hours, dryRun, force = false).collect().toSeq
-    } catch {
-      // the reason in the statement's terms: SQL has no force, the table's properties opt in
-      case e: VacuumRefused => throw new SkipstoneSqlException(s"$statement ${target.sql}" +
-        retainHours.fold("")(h => s" RETAIN $h HOURS") + s": ${e.getMessage.replace("Pass force=True to vacuum with it anyway.",
-          s"Lower the table's retention first: ALTER TABLE ... SET TBLPROPERTIES ('${TableSettings.RetentionCheck.key}' = 'false', " +
-            s"'${TableSettings.RetentionHours.key}' = '<hours>').")}")
     }
   }
 }
