@@ -11,7 +11,7 @@ class SkipstoneError(Exception):
     (``io.skipstone.table.Hint``, e.g. ``"vacuum.underTableRetention"``), ``facts`` the values
     its wording needs, and ``problem`` the message without the remedy, so that an interface
     other than Python (the command line) can word the remedy its own way. The message itself
-    words it for Python (``skipstone.error_hints``).
+    words it for Python.
 
     >>> from skipstone import BloomFilter, SkipstoneError
     >>> try:
@@ -25,5 +25,8 @@ class SkipstoneError(Exception):
                  problem: str | None = None) -> None:
         super().__init__(message)
         self.hint = hint
+        """The remedy's key (e.g. ``"vacuum.underTableRetention"``), or None when there is none."""
         self.facts: dict[str, str] = dict(facts or {})
+        """The values the remedy's wording needs (e.g. the table's root and retention)."""
         self.problem = message if problem is None else problem
+        """What went wrong, without Python's remedy: for an interface that words its own."""
