@@ -180,7 +180,7 @@ class Skipstone:
         rows: list[tuple[Any, ...]] = []
         if current is not None:
             version, table_dir, definition = current
-            files = self._spark.read.parquet(table_dir).count()
+            files = int(java_call(self._jvm.filesIndexed, self._jsession, table_dir))
             for ix in definition["indexes"]:
                 rows.append((index_name(ix), ix["kind"], ix["columns"], version, files, self.root,
                              self._metadata_dir()))

@@ -31,7 +31,7 @@ def created(cli: Any, weather: str) -> tuple[str, Any]:
     """A managed table made by the command line under the layout's old spelling, and what it printed."""
     table = os.path.join(os.path.dirname(weather), "events")
     run = cli("create", table, "--from", weather, "--layout", "kdtree", "--columns", "temp,humidity",
-              "--block-rows", "1000", "--index", "valuelist:city")
+              "--block-rows", "1000", "--index", "valuelist:city", "--json")
     assert run.exit_code == 0, run.stderr
     return table, run
 
@@ -65,6 +65,8 @@ def session_free(*args: str, columns: int = 200) -> tuple[Any, Any]:
 def test_the_old_layout_spelling_still_creates_with_a_note(created: tuple[str, Any]) -> None:
     _, run = created
     assert "--layout kdtree is deprecated; use --layout kd" in run.stderr
+    made = json.loads(run.stdout)
+    assert made["version"] == 1 and made["rows"] == 4_000 and set(made) == {"root", "version", "files", "blocks", "rows"}
 
 
 @pytest.mark.parametrize("command", [["history"], ["properties"], ["files"], ["describe"], ["stats"]])

@@ -10,7 +10,7 @@ import typer
 
 from skipstone.cli.failures import errors, reported
 from skipstone.cli.index_specs import parse_index_spec
-from skipstone.cli.output import emit, emit_value, frame_rows, say
+from skipstone.cli.output import emit, emit_value, frame_rows, print_json, say
 from skipstone.cli.progress import spark_progress
 from skipstone.cli.state import parse_assignments
 from skipstone.cli.targets import TABLE_HELP, is_catalog_name, open_table
@@ -114,6 +114,7 @@ def register(app: typer.Typer) -> None:
         block_rows: Optional[int] = typer.Option(None, "--block-rows", help="Rows per block."),
         block_bytes: Optional[int] = typer.Option(None, "--block-bytes", help="Bytes per block (default 128 MiB)."),
         index: Optional[List[str]] = typer.Option(None, "--index", help="An extra index spec, e.g. valuelist:city; repeat."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a sentence."),
     ) -> None:
         """Create a managed table from existing data, laid out by a partitioning tree or a curve."""
         from skipstone import Skipstone
@@ -128,8 +129,13 @@ def register(app: typer.Typer) -> None:
         with spark_progress(spark, f"creating {table}"):
             t = Skipstone.create(spark, table, df, layout=spec, indexes=indexes)
         v = t.current()
-        say(f"created {t.root}: version {v.version}, {len(v.files)} files in "
-            f"{len({f.block for f in v.files})} blocks, {sum(f.rows for f in v.files):,} rows")
+        made = {"root": t.root, "version": v.version, "files": len(v.files), "blocks": len({f.block for f in v.files}),
+                "rows": sum(f.rows for f in v.files)}
+        if as_json:
+            print_json(made)
+            return
+        say(f"created {made['root']}: version {made['version']}, {made['files']} files in {made['blocks']} blocks, "
+            f"{made['rows']:,} rows")
 
     @app.command("append")
     @reported

@@ -36,10 +36,10 @@ object MetadataCli {
     val out = new PrintStream(System.out, true, StandardCharsets.UTF_8)
     args.toList match {
       case command :: path :: settings if Commands.contains(command) && settings.forall(_.contains("=")) =>
-        val given = settings.map(_.split("=", 2)).map(kv => kv(0) -> kv(1)).toMap
+        val pairs = settings.map(_.split("=", 2)).map(kv => kv(0) -> kv(1)).toMap
         val conf = new Configuration()
-        given.foreach { case (k, v) => if (k.startsWith(HadoopPrefix)) conf.set(k.stripPrefix(HadoopPrefix), v) }
-        val metadataRoot = given.get(StoreConf.MetadataRoot).map(_.trim).filter(_.nonEmpty)
+        pairs.foreach { case (k, v) => if (k.startsWith(HadoopPrefix)) conf.set(k.stripPrefix(HadoopPrefix), v) }
+        val metadataRoot = pairs.get(StoreConf.MetadataRoot).map(_.trim).filter(_.nonEmpty)
         try out.println(answer(conf, metadataRoot, command, path))
         catch {
           case e @ (_: IllegalArgumentException | _: FileNotFoundException) =>
