@@ -142,5 +142,7 @@ def quiet_gateway(settings: Any) -> Any:
                 sys.stderr.write(text)
                 sys.stderr.flush()
 
-    threading.Thread(target=forward, args=(gateway.proc.stderr,), name="skipstone-jvm-stderr", daemon=True).start()
+    stderr = getattr(getattr(gateway, "proc", None), "stderr", None)  # None: pyspark joined a running JVM
+    if stderr is not None:
+        threading.Thread(target=forward, args=(stderr,), name="skipstone-jvm-stderr", daemon=True).start()
     return gateway
