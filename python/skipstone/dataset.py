@@ -195,10 +195,9 @@ class Skipstone:
         rows: list[tuple[Any, ...]] = []
         if current is not None:
             version, table_dir, definition = current
-            files = self._spark.read.parquet(table_dir).count()
+            files = int(java_call(self._jvm.filesIndexed, self._jsession, table_dir))
             for ix in definition["indexes"]:
-                name = ix.get("name") or index_from_spec(ix["kind"], ix["columns"], ix.get("params", {})).describe()
-                rows.append((name, ix["kind"], ix["columns"], version, files, self.root,
+                rows.append((index_name(ix), ix["kind"], ix["columns"], version, files, self.root,
                              self._metadata_dir()))
         schema = ("index string, kind string, columns array<string>, version long, "
                   "files_indexed long, dataset string, metadata_dir string")
@@ -277,6 +276,11 @@ class Skipstone:
 
     def _metadata_dir(self) -> str:
         return str(java_call(self._jvm.metadataDir, self._jsession, self.root))
+
+
+def index_name(stored: Mapping[str, Any]) -> str:
+    """How ``describe()`` names an index that index.json stores (``MinMax(ts)``)."""
+    return stored.get("name") or index_from_spec(stored["kind"], stored["columns"], stored.get("params", {})).describe()
 
 
 def stored_indexes(definition: Mapping[str, Any]) -> tuple[tuple[IndexType, ...], list[dict[str, Any]]]:

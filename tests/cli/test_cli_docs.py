@@ -33,8 +33,8 @@ def workdir(tmp_path_factory: Any) -> str:
 
 def test_the_doc_has_examples_of_every_command() -> None:
     used = {c[0] if not c[0].startswith("--") else c[4] for c in commands()}
-    assert used >= {"sample", "index", "describe", "stats", "refresh", "create", "optimize", "history",
-                    "vacuum", "plot", "drop"}
+    assert used >= {"sample", "index", "describe", "stats", "refresh", "create", "append", "properties", "files",
+                    "optimize", "history", "vacuum", "plot", "drop"}
 
 
 def test_every_command_example_runs(cli: Any, workdir: str) -> None:

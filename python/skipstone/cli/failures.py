@@ -1,27 +1,61 @@
 """Errors a user can fix are printed as one line naming what is at fault, with exit code 1;
-anything else is a bug and keeps its traceback."""
+anything else is a bug and keeps its traceback.
+
+The library's messages speak Python (``Pass force=True``) or SQL; the command line says the same
+in its own terms (``use --force``): ``in_cli_terms`` translates them here, where they are
+printed, and leaves the library's own wording to the library.
+"""
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, Callable, TypeVar
 
 import typer
-from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
+from skipstone.cli.output import plain_console
 from skipstone.errors import SkipstoneError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-errors = Console(stderr=True)
+errors = plain_console(stderr=True)
+
+# (pattern in a library message, what the command line says instead)
+_CLI_TERMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
+    (r"Pass force=True to (\w+) with it anyway\.", r"Use --force to \1 with it anyway."),
+    (r"Pass force=True", "Use --force"),
+    (r"create (?:it|one) with (?:Python's )?Skipstone\.create(?:\([^)]*\))?", "create one with `skipstone create`"),
+    (r"open it with Skipstone\.for_path(?:\([^)]*\))?", "name its directory"),
+    (r"Skipstone\.for_path\(spark, '?([^)']*)'?\)\.advise\(\) in a pyspark session",
+     r"ManagedTable.advise() from Python"),
+    (r"add their rows with t\.append\(df\)", "add their rows with `skipstone append`"),
+    (r"run it from Python \(t\.optimize\(\)\) or the CLI", "run `skipstone optimize`"),
+    (r"\bset_properties\b", "`skipstone properties --set`"),
+    (r"retention_hours=", "--retention-hours "),
+))
+
+
+def in_cli_terms(message: str) -> str:
+    """A library message as the command line says it (``Pass force=True`` becomes ``Use --force``)."""
+    for pattern, replacement in _CLI_TERMS:
+        message = pattern.sub(replacement, message)
+    return message
 
 
 def user_errors() -> tuple[type[BaseException], ...]:
     """Exceptions that describe bad input: ours, Spark's analysis and parse errors (they name
     the column or table), and the layout package's ValueErrors (they name the column)."""
-    from pyspark.errors import PySparkException
-
+    try:
+        from pyspark.errors import PySparkException
+    except ImportError:  # pragma: no cover - pyspark is a dependency; metadata commands do not import it
+        return (SkipstoneError, ValueError, FileNotFoundError)
     return (SkipstoneError, PySparkException, ValueError, FileNotFoundError)
+
+
+def report(message: str) -> None:
+    """``error: message`` on stderr, the message as it is (no markup, no emoji codes)."""
+    errors.print(Text.assemble(("error:", "bold red"), " ", in_cli_terms(message)))
 
 
 def reported(command: F) -> F:
@@ -31,7 +65,6 @@ def reported(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except user_errors() as e:
-            message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            errors.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+            report(str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__)
             raise typer.Exit(1) from None
     return run  # type: ignore[return-value]

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Iterator
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from skipstone.cli.output import plain_console
+
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
@@ -61,10 +63,14 @@ def spark_progress(spark: SparkSession, description: str, console: Console | Non
     ...     Skipstone.for_path(spark, "/data/weather").build(MinMax("ts"))
     """
     counter = TaskCounter(spark)
+    shown_on = console or plain_console(stderr=True)
+    if not shown_on.is_terminal:  # a pipe or a file gets the answer, not a bar's remains
+        yield counter
+        return
     stop = threading.Event()
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    columns = (SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                TextColumn("tasks"), TimeElapsedColumn())
-    with Progress(*columns, console=console or Console(stderr=True), transient=True) as bar:
+    with Progress(*columns, console=shown_on, transient=True) as bar:
         task = bar.add_task(description, total=None)
 
         def follow() -> None:

@@ -1,4 +1,5 @@
-"""Managed tables: create, optimize, vacuum, calibrate, history."""
+"""Managed tables: create, append, optimize, vacuum, calibrate (what reads metadata only, such as
+history, is in metadata_commands)."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,17 +10,14 @@ import typer
 
 from skipstone.cli.failures import errors, reported
 from skipstone.cli.index_specs import parse_index_spec
-from skipstone.cli.output import console, emit, emit_value, frame_rows
+from skipstone.cli.output import emit, emit_value, frame_rows, print_json, say
 from skipstone.cli.progress import spark_progress
+from skipstone.cli.state import parse_assignments
+from skipstone.cli.targets import TABLE_HELP, is_catalog_name, open_table
 from skipstone.errors import SkipstoneError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
-
-    from skipstone import ManagedTable
-
-TABLE_HELP = "The managed table's directory (path or URI)."
-
 
 class PolicyName(str, Enum):
     amoeba_adaptive = "amoeba-adaptive"
@@ -37,7 +35,7 @@ def layout_name(name: str) -> str:
     lower = name.strip().lower()
     if lower in _DEPRECATED_LAYOUTS:
         errors.print(f"note: --layout {lower} is deprecated; use --layout {_DEPRECATED_LAYOUTS[lower]}, "
-                     "as SQL names it", highlight=False)
+                     "as SQL names it")
         return _DEPRECATED_LAYOUTS[lower]
     return lower
 
@@ -46,15 +44,23 @@ def column_list(columns: Optional[str]) -> list[str]:
     return [c.strip() for c in columns.split(",") if c.strip()] if columns else []
 
 
-def open_table(spark: SparkSession, path: str) -> ManagedTable:
-    """The managed table at ``path``; an error naming the path if it is none."""
-    from skipstone import ManagedTable, Skipstone
+# what a file's name says of its format, for `append --from` without --format
+_FORMATS_BY_SUFFIX = {".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json", ".orc": "orc"}
 
-    found = Skipstone.for_path(spark, path)
-    if not isinstance(found, ManagedTable):
-        raise SkipstoneError(f"{path} is not a Skipstone managed table (no log under {path}/_skipstone/log); "
-                             "create one with `skipstone create`")
-    return found
+
+def source_format(source: str, given: Optional[str]) -> str:
+    """``--format``, else the format the name of ``source`` (a file, or a directory's files) says, else parquet."""
+    import glob
+    import os
+
+    if given:
+        return given.lower()
+    names = [source] if not os.path.isdir(source) else sorted(glob.glob(os.path.join(source, "*")))
+    for name in names:
+        found = _FORMATS_BY_SUFFIX.get(os.path.splitext(name)[1].lower())
+        if found:
+            return found
+    return "parquet"
 
 
 def policy_for(name: PolicyName, window: int, write_multiplier: Optional[float], max_rounds: int,
@@ -108,6 +114,7 @@ def register(app: typer.Typer) -> None:
         block_rows: Optional[int] = typer.Option(None, "--block-rows", help="Rows per block."),
         block_bytes: Optional[int] = typer.Option(None, "--block-bytes", help="Bytes per block (default 128 MiB)."),
         index: Optional[List[str]] = typer.Option(None, "--index", help="An extra index spec, e.g. valuelist:city; repeat."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a sentence."),
     ) -> None:
         """Create a managed table from existing data, laid out by a partitioning tree or a curve."""
         from skipstone import Skipstone
@@ -115,15 +122,53 @@ def register(app: typer.Typer) -> None:
         spark = ctx.obj.spark
         spec = layout_for(spark, layout, columns, block_rows, block_bytes)
         indexes = [parse_index_spec(s) for s in index or []]
-        if "/" not in source and ":" not in source and spark.catalog.tableExists(source):
+        if is_catalog_name(source):
             df = spark.table(source)
         else:
             df = spark.read.format(data_format).load(source)
         with spark_progress(spark, f"creating {table}"):
             t = Skipstone.create(spark, table, df, layout=spec, indexes=indexes)
         v = t.current()
-        console.print(f"created {t.root}: version {v.version}, {len(v.files)} files in "
-                      f"{len({f.block for f in v.files})} blocks, {sum(f.rows for f in v.files):,} rows", highlight=False)
+        made = {"root": t.root, "version": v.version, "files": len(v.files), "blocks": len({f.block for f in v.files}),
+                "rows": sum(f.rows for f in v.files)}
+        if as_json:
+            print_json(made)
+            return
+        say(f"created {made['root']}: version {made['version']}, {made['files']} files in {made['blocks']} blocks, "
+            f"{made['rows']:,} rows")
+
+    @app.command("append")
+    @reported
+    def append(
+        ctx: typer.Context,
+        table: str = typer.Argument(..., help=TABLE_HELP),
+        source: str = typer.Option(..., "--from", help="The rows to add: a Parquet, CSV or JSON file or directory, "
+                                                       "or a catalog table."),
+        data_format: Optional[str] = typer.Option(
+            None, "--format", help="parquet, csv, json or orc (default: what the files' names end in, else parquet)."),
+        option: Optional[List[str]] = typer.Option(
+            None, "--option", help="A reader option KEY=VALUE, e.g. --option delimiter=';'; repeat for more."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    ) -> None:
+        """Add rows to a managed table (ManagedTable.append): routed through its layout into new files, indexed, committed.
+
+        CSV and JSON are read with the table's columns and types (CSV with a header line unless
+        --option header=false); Parquet and ORC must have the table's columns (in any order)."""
+        spark = ctx.obj.spark
+        t = open_table(spark, table)
+        fmt = source_format(source, data_format)
+        options = parse_assignments(option or [], "--option", "delimiter=;")
+        if is_catalog_name(source):
+            df = spark.table(source)
+        else:
+            reader = spark.read.format(fmt)
+            if fmt in ("csv", "json"):  # text formats: the table says what each column is
+                reader = reader.schema(t.read().schema)
+                options = {"header": "true", **options} if fmt == "csv" else options
+            df = reader.options(**options).load(source)
+        with spark_progress(spark, f"appending to {table}"):
+            result = t.append(df)
+        emit_value(dataclasses.asdict(result), f"appended {result.rows:,} rows to {table}", as_json)
 
     @app.command("optimize")
     @reported
@@ -162,8 +207,10 @@ def register(app: typer.Typer) -> None:
             with spark_progress(spark, f"rewriting {table} under layout {name}"):
                 result = relayout(spark, t.current(), name, column_list(columns))
             if result is None:  # LAYOUT AUTO: the layout already orders by the columns the workload calls for
-                emit_value({"committed": False}, f"{table} already lays its rows out by the columns its workload "
-                           "filters on; nothing committed", as_json)
+                if as_json:
+                    emit_value({"committed": False}, "", as_json=True)
+                else:
+                    say(f"{table} already lays its rows out by the columns its workload filters on; nothing committed")
                 return
             emit_value({"committed": True, **dataclasses.asdict(result)}, f"optimized {table}", as_json)
             return
@@ -177,8 +224,8 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 emit_value({"committed": False}, "", as_json=True)
             else:
-                console.print(f"no strategy found anything to do on {table} ({chosen.name} found no change that "
-                              "pays for itself); nothing committed", highlight=False)
+                say(f"no strategy found anything to do on {table} ({chosen.name} found no change that "
+                    "pays for itself); nothing committed")
             return
         emit_value({"committed": True, **dataclasses.asdict(result)}, f"optimized {table}", as_json)
 
@@ -192,7 +239,8 @@ def register(app: typer.Typer) -> None:
             help="Keep files a version newer than this many hours still lists (default: the table's "
                  "vacuum.retentionHours)."),
         dry_run: bool = typer.Option(False, "--dry-run", help="List what would be deleted; delete nothing."),
-        force: bool = typer.Option(False, "--force", help="Passed on as ManagedTable.vacuum(force=True)."),
+        force: bool = typer.Option(False, "--force", help="Allow a retention under the table's vacuum.retentionHours "
+                                                           "(queries still reading older versions may fail)."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     ) -> None:
         """Delete files no retained version of the table lists (those an optimize replaced)."""
@@ -201,8 +249,13 @@ def register(app: typer.Typer) -> None:
         if not hasattr(t, "vacuum"):
             raise SkipstoneError("this version of Skipstone has no ManagedTable.vacuum; upgrade the package")
         with spark_progress(spark, f"vacuuming {table}"):
-            result = t.vacuum(retention_hours=retention_hours, dry_run=dry_run, force=force)
-        emit(result_rows(result), f"{'would delete' if dry_run else 'vacuumed'} ({table})", as_json)
+            rows = result_rows(t.vacuum(retention_hours=retention_hours, dry_run=dry_run, force=force))
+        if not rows and not as_json:
+            say(f"nothing to delete in {table}: every file is live or still within the retention"
+                if dry_run else f"vacuumed {table}: nothing to delete")
+            return
+        emit(rows, f"{'would delete' if dry_run else 'deleted'} in {table}: {len(rows)} files, "
+                   f"{sum(r.get('size') or 0 for r in rows):,} bytes", as_json, ["path", "kind", "size"], squeeze=("path",))
 
     @app.command("calibrate")
     @reported
@@ -222,19 +275,3 @@ def register(app: typer.Typer) -> None:
                     "seconds_per_file": measured.seconds_per_file,
                     "write_seconds_per_gb": measured.write_seconds_per_gb, "job_seconds": measured.job_seconds},
                    f"calibrated {table}", as_json)
-
-    @app.command("history")
-    @reported
-    def history(
-        ctx: typer.Context,
-        table: str = typer.Argument(..., help=TABLE_HELP),
-        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the newest N versions."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON (with each commit's full info)."),
-    ) -> None:
-        """One row per committed version: operation, benefit, cost, rows rewritten, files added and removed."""
-        rows = frame_rows(open_table(ctx.obj.spark, table).history())
-        if limit:
-            rows = rows[-limit:]
-        columns = None if as_json else ["version", "timestamp", "operation", "policy", "benefit", "cost",
-                                        "rows_rewritten", "files_added", "files_removed", "files", "rows"]
-        emit(rows, f"history of {table}", as_json, columns)

@@ -54,6 +54,10 @@ object Skipstone {
       Seq(version.toString, tableDir.toString, json)
     }.asJava
 
+  /** How many files a metadata version's table describes, from its Parquet footers (no Spark job). */
+  def filesIndexed(session: SparkSession, tableDir: String): Long =
+    MetadataStore.tableSize(session.sessionState.newHadoopConf(), new org.apache.hadoop.fs.Path(tableDir))._1
+
   /**
    * Forget every cached metadata version and every managed table's cached resolution (its newest
    * version and the other writers' files in its root): benchmarks measure cold starts with it.

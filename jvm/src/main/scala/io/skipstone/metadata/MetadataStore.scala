@@ -6,7 +6,10 @@ import java.util.UUID
 
 import scala.util.Try
 
+import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileAlreadyExistsException, FileContext, FileSystem, Options, Path}
+import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.hadoop.util.HadoopInputFile
 
 import org.apache.spark.sql.SparkSession
 
@@ -21,6 +24,9 @@ import org.apache.spark.sql.SparkSession
  *   <dir>/_staging-<uuid>/                      a build in progress, invisible to readers
  * }}}
  * A version becomes visible by one directory rename, so readers never see half of one.
+ *
+ * Reading needs no session: each reader takes a Hadoop `Configuration` and the metadata root
+ * (`spark.skipstone.metadataRoot`, if set); the session forms only pass the session's.
  */
 object MetadataStore {
   val DefaultDirName = "_skipstone"
@@ -34,18 +40,21 @@ object MetadataStore {
   val SupersededGraceMillis: Long = 10L * 60 * 1000
 
   /** The dataset's root as a fully qualified URI string without a trailing slash: the cache key. */
-  def qualify(session: SparkSession, path: String): String = {
+  def qualify(session: SparkSession, path: String): String = qualify(session.sessionState.newHadoopConf(), path)
+
+  def qualify(conf: Configuration, path: String): String = {
     val p = new Path(path)
-    val fs = p.getFileSystem(session.sessionState.newHadoopConf())
-    FilePaths.requireUnescaped(FilePaths.root(fs.makeQualified(p).toUri))
+    FilePaths.requireUnescaped(FilePaths.root(p.getFileSystem(conf).makeQualified(p).toUri))
   }
 
   /** Pure string work, no file-system call: the query path uses it for every relation. */
   def metadataDir(session: SparkSession, datasetRoot: String): Path =
-    StoreConf.metadataRoot(session) match {
-      case Some(root) => new Path(root, sha1(datasetRoot))
-      case None => new Path(datasetRoot, DefaultDirName)
-    }
+    metadataDir(StoreConf.metadataRoot(session), datasetRoot)
+
+  def metadataDir(metadataRoot: Option[String], datasetRoot: String): Path = metadataRoot match {
+    case Some(root) => new Path(root, sha1(datasetRoot))
+    case None => new Path(datasetRoot, DefaultDirName)
+  }
 
   def versionDir(dir: Path, version: Long): Path = new Path(dir, f"v$version%020d")
   def tableDir(versionDir: Path): Path = new Path(versionDir, "table")
@@ -55,8 +64,10 @@ object MetadataStore {
   def latestVersion(session: SparkSession, dir: Path): Option[Long] = versions(session, dir).lastOption
 
   /** The published versions, oldest first. */
-  def versions(session: SparkSession, dir: Path): Seq[Long] = {
-    val fs = dir.getFileSystem(session.sessionState.newHadoopConf())
+  def versions(session: SparkSession, dir: Path): Seq[Long] = versions(session.sessionState.newHadoopConf(), dir)
+
+  def versions(conf: Configuration, dir: Path): Seq[Long] = {
+    val fs = dir.getFileSystem(conf)
     if (!fs.exists(dir)) Seq.empty
     else fs.listStatus(dir).toSeq.filter(_.isDirectory).map(_.getPath.getName).collect {
       case VersionName(n) => n.toLong
@@ -122,15 +133,32 @@ object MetadataStore {
    * The newest published version of the dataset's metadata: its number, table directory and
    * definition JSON (index.json as written), or None when the dataset has none.
    */
-  def current(session: SparkSession, datasetRoot: String): Option[(Long, Path, String)] = {
-    val dir = metadataDir(session, datasetRoot)
-    latestVersion(session, dir).map { v =>
+  def current(session: SparkSession, datasetRoot: String): Option[(Long, Path, String)] =
+    current(session.sessionState.newHadoopConf(), StoreConf.metadataRoot(session), datasetRoot)
+
+  def current(conf: Configuration, metadataRoot: Option[String], datasetRoot: String): Option[(Long, Path, String)] = {
+    val dir = metadataDir(metadataRoot, datasetRoot)
+    versions(conf, dir).lastOption.map { v =>
       val versionDir = this.versionDir(dir, v)
       val file = definitionFile(versionDir)
-      val in = file.getFileSystem(session.sessionState.newHadoopConf()).open(file)
+      val in = file.getFileSystem(conf).open(file)
       val json = try new String(in.readAllBytes(), StandardCharsets.UTF_8) finally in.close()
       (v, tableDir(versionDir), json)
     }
+  }
+
+  /**
+   * Files a version's metadata table describes (it holds one row per data file) and the bytes it
+   * takes, from the Parquet footers: no row is read.
+   */
+  def tableSize(conf: Configuration, tableDir: Path): (Long, Long) = {
+    val fs = tableDir.getFileSystem(conf)
+    val parts = fs.listStatus(tableDir).toSeq.filter(s => s.isFile && s.getPath.getName.endsWith(".parquet"))
+    val rows = parts.map { s =>
+      val reader = ParquetFileReader.open(HadoopInputFile.fromStatus(s, conf))
+      try reader.getRecordCount finally reader.close()
+    }
+    (rows.sum, parts.map(_.getLen).sum)
   }
 
   /** Removes every version of the dataset's metadata (never the data). */

@@ -5,7 +5,7 @@ import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types.{LongType, StringType, StructType}
 
 import io.skipstone.metadata.MetadataStore
 
@@ -44,8 +44,7 @@ final class SkipstoneTable private (session: SparkSession, val root: String, pyt
   def history(): DataFrame = Tables.history(session, root)
 
   /** One row per live file of the newest version: path (relative to the root), size, block, rows. */
-  def files(): DataFrame = session.createDataFrame(
-    snapshot.files.map(f => Row(f.path, f.size, f.block, f.rows)).asJava, SkipstoneTable.FilesSchema)
+  def files(): DataFrame = session.createDataFrame(SkipstoneTable.fileRows(snapshot).asJava, SkipstoneTable.FilesSchema)
 
   /** The queries run on this table, from every session and application that logged them, oldest first. */
   def workload(): DataFrame = Tables.workload(session, root)
@@ -130,7 +129,12 @@ final class SkipstoneTable private (session: SparkSession, val root: String, pyt
 }
 
 object SkipstoneTable {
-  val FilesSchema: StructType = StructType.fromDDL("path STRING, size LONG, block LONG, rows LONG")
+  /** Field by field, not parsed from DDL, as [[Tables.HistorySchema]]: the command line reads it without a session. */
+  val FilesSchema: StructType = new StructType().add("path", StringType).add("size", LongType).add("block", LongType)
+    .add("rows", LongType)
+
+  /** The rows of [[files]]: one per live file of `snapshot`. */
+  def fileRows(snapshot: Snapshot): Seq[Row] = snapshot.files.map(f => Row(f.path, f.size, f.block, f.rows))
 
   /** The managed table at `path`, or an error when it is none. */
   def forPath(session: SparkSession, path: String): SkipstoneTable = open(session, path, None)

@@ -3,7 +3,7 @@ package io.skipstone.table
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types._
 import org.json4s._
 import org.json4s.jackson.JsonMethods
 
@@ -15,9 +15,12 @@ import org.json4s.jackson.JsonMethods
 object TableDetail {
   val Format = "skipstone"
 
-  val Schema: StructType = StructType.fromDDL("format STRING, name STRING, location STRING, version BIGINT, " +
-    "createdAt TIMESTAMP, lastModified TIMESTAMP, numFiles BIGINT, sizeInBytes BIGINT, numRows BIGINT, " +
-    "layout STRING, layoutColumns ARRAY<STRING>, properties MAP<STRING, STRING>, metadataVersion BIGINT")
+  /** Field by field, not parsed from DDL, as [[Tables.HistorySchema]]: the command line reads it without a session. */
+  val Schema: StructType = new StructType().add("format", StringType).add("name", StringType)
+    .add("location", StringType).add("version", LongType).add("createdAt", TimestampType)
+    .add("lastModified", TimestampType).add("numFiles", LongType).add("sizeInBytes", LongType).add("numRows", LongType)
+    .add("layout", StringType).add("layoutColumns", ArrayType(StringType))
+    .add("properties", MapType(StringType, StringType)).add("metadataVersion", LongType)
 
   /**
    * Properties as the log records them, less `schema`: that is the table's schema (which
@@ -26,8 +29,10 @@ object TableDetail {
   private val Hidden = Set("schema")
 
   /** The row of the table at `root` as its newest version describes it; `name` its catalog name, if any. */
-  def row(session: SparkSession, root: String, name: Option[String]): Row = {
-    val conf = session.sessionState.newHadoopConf()
+  def row(session: SparkSession, root: String, name: Option[String]): Row =
+    row(session.sessionState.newHadoopConf(), root, name)
+
+  def row(conf: org.apache.hadoop.conf.Configuration, root: String, name: Option[String]): Row = {
     val versions = TableLog.versions(conf, root)
     if (versions.isEmpty) throw new IllegalArgumentException(s"$root is not a Skipstone table (no log under " +
       s"${TableLog.logDir(root)})")

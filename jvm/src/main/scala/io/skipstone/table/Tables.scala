@@ -107,14 +107,23 @@ object Tables {
     JsonMethods.compact(JsonMethods.render(JArray(commits.toList)))
   }
 
-  /** The columns of [[history]] (Python's `t.history()`, SQL's `DESCRIBE HISTORY`). */
-  val HistorySchema: StructType = StructType.fromDDL("version LONG, timestamp TIMESTAMP, operation STRING, " +
-    "benefit DOUBLE, cost DOUBLE, rows_rewritten LONG, files_added LONG, files_removed LONG, files LONG, rows LONG, " +
-    "policy STRING, commit_info STRING, strategy STRING, reason STRING, bytes_read LONG, duration_ms DOUBLE")
+  /**
+   * The columns of [[history]] (Python's `t.history()`, SQL's `DESCRIBE HISTORY`). Built field by
+   * field, not parsed from DDL: the command line reads history without a session, and the SQL
+   * parser would start half of Spark (its logging, its local host lookup) to build it.
+   */
+  val HistorySchema: StructType = new StructType().add("version", LongType).add("timestamp", TimestampType)
+    .add("operation", StringType).add("benefit", DoubleType).add("cost", DoubleType).add("rows_rewritten", LongType)
+    .add("files_added", LongType).add("files_removed", LongType).add("files", LongType).add("rows", LongType)
+    .add("policy", StringType).add("commit_info", StringType).add("strategy", StringType).add("reason", StringType)
+    .add("bytes_read", LongType).add("duration_ms", DoubleType)
 
-  def history(session: SparkSession, root: String): DataFrame = {
-    val conf = session.sessionState.newHadoopConf()
-    val rows = TableLog.versions(conf, root).map(TableLog.read(conf, root, _)).map { s =>
+  def history(session: SparkSession, root: String): DataFrame =
+    session.createDataFrame(historyRows(session.sessionState.newHadoopConf(), root).asJava, HistorySchema)
+
+  /** The rows of [[history]], oldest first, read with `conf` alone (the command line's, without a session). */
+  def historyRows(conf: org.apache.hadoop.conf.Configuration, root: String): Seq[Row] =
+    TableLog.versions(conf, root).map(TableLog.read(conf, root, _)).map { s =>
       val info = s.commitInfo
       def double(k: String) = (info \ k).extractOpt[Double].map(Double.box).orNull
       def long(k: String) = (info \ k).extractOpt[Long].map(Long.box).orNull
@@ -124,8 +133,6 @@ object Tables {
         (info \ "strategy").extractOpt[String].orNull, (info \ "reason").extractOpt[String].orNull,
         long("bytesRead"), double("durationMs"))
     }
-    session.createDataFrame(rows.asJava, HistorySchema)
-  }
 
   /** Waits until every query that finished so far is in the workload log. */
   def flushWorkload(session: SparkSession): Unit = {
