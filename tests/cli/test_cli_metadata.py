@@ -184,6 +184,9 @@ def test_an_empty_dry_run_vacuum_says_so(cli: Any, table: str) -> None:
 def test_errors_speak_in_options_not_python_arguments(cli: Any, table: str) -> None:
     run = cli("vacuum", table, "--retention-hours", "0", "--dry-run")
     assert run.exit_code == 1 and "--force" in run.stderr and "force=True" not in run.stderr
+    # the remedy is worded by the error's hint: the command that lowers the retention, not Python's
+    assert "skipstone properties" in run.stderr and "--set vacuum.retentionHours=" in run.stderr
+    assert "set_properties" not in run.stderr and "ALTER TABLE" not in run.stderr
 
 
 def test_version_is_printed_without_spark() -> None:

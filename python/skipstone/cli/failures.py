@@ -36,6 +36,29 @@ _CLI_TERMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) f
 ))
 
 
+# the remedies of the JVM's hinted errors (``SkipstoneError.hint``) in the command line's words;
+# Python's are in skipstone/error_hints.py, SQL's in io.skipstone.sql.SqlHints
+_CLI_REMEDIES: dict[str, Callable[[dict[str, str]], str]] = {
+    "vacuum.underTableRetention": lambda f: (
+        "Use --force to vacuum with it anyway, or lower the table's retention first: skipstone properties "
+        f"{f.get('root', 'TABLE')} --set vacuum.retentionHours={f.get('hours', '<hours>')}"),
+    "vacuum.underDefaultRetention": lambda f: (
+        "Use --force to vacuum with it anyway, or opt the table in first: skipstone properties "
+        f"{f.get('root', 'TABLE')} --set vacuum.retentionCheck=false "
+        f"--set vacuum.retentionHours={f.get('hours', '<hours>')}"),
+    "table.create": lambda f: "Create one with `skipstone create`.",
+}
+
+
+def cli_message(error: BaseException) -> str:
+    """What the command line prints for a user error: a hinted error's problem with the
+    command line's remedy; otherwise its first line, translated (``in_cli_terms``)."""
+    if isinstance(error, SkipstoneError) and error.hint in _CLI_REMEDIES:
+        return f"{error.problem} {_CLI_REMEDIES[error.hint](error.facts)}"
+    text = str(error).strip()
+    return in_cli_terms(text.splitlines()[0] if text else type(error).__name__)
+
+
 def in_cli_terms(message: str) -> str:
     """A library message as the command line says it (``Pass force=True`` becomes ``Use --force``)."""
     for pattern, replacement in _CLI_TERMS:
@@ -55,7 +78,7 @@ def user_errors() -> tuple[type[BaseException], ...]:
 
 def report(message: str) -> None:
     """``error: message`` on stderr, the message as it is (no markup, no emoji codes)."""
-    errors.print(Text.assemble(("error:", "bold red"), " ", in_cli_terms(message)))
+    errors.print(Text.assemble(("error:", "bold red"), " ", message))
 
 
 def reported(command: F) -> F:
@@ -65,6 +88,6 @@ def reported(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except user_errors() as e:
-            report(str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__)
+            report(cli_message(e))
             raise typer.Exit(1) from None
     return run  # type: ignore[return-value]
