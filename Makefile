@@ -10,7 +10,7 @@ PYSPARK := pyspark>=4.3,<4.4
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers
+.PHONY: install jar bench-jar demo test test-docs test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers
 
 install: $(VENV)/.installed $(JAR)
 
@@ -88,6 +88,11 @@ demo: install
 
 test: install test-jvm
 	$(PY) -m pytest -q tests
+
+# Every fenced example of README.md and docs/*.md, and the demo (tests/docs/); make test runs the
+# quick pages only. About 15 minutes on 2 cores.
+test-docs: install $(JAR)
+	SKIPSTONE_DOCS=all $(PY) -m pytest -q tests/docs
 
 # The ScalaTest suites of jvm/src/test (docs/development.md), against the shipped jar; the
 # first run fetches ScalaTest into $(MAVEN_JARS) and fails clearly if Maven Central is unreachable.

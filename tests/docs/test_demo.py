@@ -1,11 +1,18 @@
 """`make demo` prints what README.md says it prints, in that order: the skipping table of the
 plain dataset first, then the managed table's steps and its table, every answer identical to
-plain Spark's. Run here on a tenth of the sample (30,000 rows in 20 files), one run per query."""
+plain Spark's. Run here on a tenth of the sample (30,000 rows in 20 files), one run per query,
+by ``make test-docs``."""
 from __future__ import annotations
 
+import os
 from typing import Any
 
+import pytest
+
 from skipstone import demo
+
+pytestmark = pytest.mark.skipif(os.environ.get("SKIPSTONE_DOCS") != "all",
+                                reason="about two minutes: make test-docs runs it")
 
 
 def test_the_demo_prints_the_skipping_table_then_the_managed_table(spark: Any, tmp_path: Any, capsys: Any) -> None:
