@@ -90,7 +90,7 @@ test: install test-jvm
 	$(PY) -m pytest -q tests
 
 # Every fenced example of README.md and docs/*.md, and the demo (tests/docs/); make test runs the
-# quick pages only. About 15 minutes on 2 cores.
+# quick pages only. About 5.5 minutes on 2 shared cores.
 test-docs: install $(JAR)
 	SKIPSTONE_DOCS=all $(PY) -m pytest -q tests/docs
 
