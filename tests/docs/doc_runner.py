@@ -14,7 +14,8 @@ A block that cannot run here says so in the page, on the line before its fence::
 
 Fences without a language, ``text`` and ``json`` show output or file contents; they are not
 examples. An output fence right after a ``sql`` block whose first line is a row of column names
-is checked against the columns of the block's last statement.
+is checked against the columns of the block's last statement; one that shows a plan (EXPLAIN) must
+hold the plan's ``Skipstone`` lines, byte counts and expression ids aside.
 """
 from __future__ import annotations
 
@@ -183,10 +184,25 @@ class PageRun:
                     return
                 raise AssertionError(f"{block.where}: {statement!r} fails: {e}") from e
         assert not expected_error, f"{block.where}: expected the error {expected_error[1]!r}, but it ran"
-        header = (block.output or "").splitlines()[:1]
-        if result is not None and header and re.fullmatch(r"[a-z_]+( +[a-z_]+)+", header[0].strip()):
-            assert header[0].split() == result.columns, (
-                f"{block.where}: the output shown has columns {header[0].split()}, the statement returns {result.columns}")
+        if result is not None and block.output:
+            self._output(block, result)
+
+    def _output(self, block: Block, result: Any) -> None:
+        """A row of column names must be the statement's columns; a plan shown (EXPLAIN) must
+        hold the page's ``Skipstone`` lines, byte counts and expression ids aside."""
+        shown = local_paths(block.output or "", self.workdir)
+        header = shown.splitlines()[0].strip()
+        if re.fullmatch(r"[a-z_]+( +[a-z_]+)+", header):
+            assert header.split() == result.columns, (
+                f"{block.where}: the output shown has columns {header.split()}, the statement returns {result.columns}")
+        elif header.startswith("== "):
+            def plain(text: str) -> str:
+                return re.sub(r"\(\d+ of \d+ bytes\)", "(bytes)", re.sub(r"#\d+", "#", text))
+            plan = plain("\n".join(str(row[0]) for row in result.collect()))
+            for line in shown.splitlines():
+                if "Skipstone" in line and "..." not in line:
+                    expected = plain(line.strip().lstrip("+-*:() 0123456789").strip())
+                    assert expected in plan, f"{block.where}: the plan shown has {expected!r}; the plan is\n{plan}"
 
     def _shell(self, block: Block, command: str) -> None:
         words = shlex.split(command, comments=True)
