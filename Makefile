@@ -12,7 +12,7 @@ PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar dist test-dist apidocs bench-jar demo test test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers
+.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers
 
 install: $(VENV)/.installed $(JAR)
 
@@ -113,6 +113,11 @@ demo: install
 
 test: install test-jvm
 	$(PY) -m pytest -q tests
+
+# Every fenced example of README.md and docs/*.md, and the demo (tests/docs/); make test runs the
+# quick pages only. About 5.5 minutes on 2 shared cores.
+test-docs: install $(JAR)
+	SKIPSTONE_DOCS=all $(PY) -m pytest -q tests/docs
 
 # The ScalaTest suites of jvm/src/test (docs/development.md), against the shipped jar; the
 # first run fetches ScalaTest into $(MAVEN_JARS) and fails clearly if Maven Central is unreachable.

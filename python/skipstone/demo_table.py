@@ -44,7 +44,7 @@ def _run_queries(spark: Any, table_root: str, label: str) -> list[dict[str, Any]
     return results
 
 
-def run(spark: Any, source_root: str, workdir: str) -> tuple[list[dict[str, Any]], list[str]]:
+def run(spark: Any, source_root: str, workdir: str, block_rows: int = 10_000) -> tuple[list[dict[str, Any]], list[str]]:
     """Lay out, query, append, optimize, query again; returns the query rows and a log of steps."""
     log: list[str] = []
     table_root = os.path.join(workdir, "events_table")
@@ -53,7 +53,7 @@ def run(spark: Any, source_root: str, workdir: str) -> tuple[list[dict[str, Any]
     first.createOrReplaceTempView("events_source")
 
     start = time.perf_counter()
-    t = Skipstone.create(spark, table_root, first, layout=Amoeba(block_rows=10_000), indexes=[MinMax("station")])
+    t = Skipstone.create(spark, table_root, first, layout=Amoeba(block_rows=block_rows), indexes=[MinMax("station")])
     log.append(f"Skipstone.create: {t.files().count()} files in {t.tree().block_count} blocks laid out by an "
                f"Amoeba tree (no workload needed), version {t.version}, {time.perf_counter() - start:.1f} s")
     results = _run_queries(spark, table_root, "created")
@@ -73,9 +73,12 @@ def run(spark: Any, source_root: str, workdir: str) -> tuple[list[dict[str, Any]
                    f"+{done.files_added} / -{done.files_removed} files, version {done.version}, "
                    f"{time.perf_counter() - start:.1f} s")
     results += _run_queries(spark, table_root, "appended + optimized")
-    dry = t.vacuum(dry_run=True).count()
-    log.append(f"t.vacuum(dry_run=True): {dry} files wait for the retention (168 h) before they can go")
-    log.append(f"t.history(): {t.history().count()} versions; t.workload(): {t.workload().count()} logged queries")
+    deletable = t.vacuum(dry_run=True).count()
+    history = t.history().collect()
+    replaced = sum(r.files_removed or 0 for r in history)
+    log.append(f"t.vacuum(dry_run=True): {deletable} files to delete now; the {replaced} files optimize replaced "
+               f"stay for the retention (168 h), for readers of older versions")
+    log.append(f"t.history(): {len(history)} versions; t.workload(): {t.workload().count()} logged queries")
     return results, log
 
 
