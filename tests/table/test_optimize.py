@@ -293,3 +293,24 @@ def test_the_fields_a_policy_sets_for_the_history_are_in_the_commit_info(spark, 
     assert (result.strategy, last.policy, last.reason) == ("layout", "Reporting", f"policy Reporting: {info['description']}")
     assert (info["unit"], info["regret"], info["break_even_queries"]) == ("the largest block", "inf", 3.0)
     assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
+
+
+def test_a_plain_optimize_keeps_a_curve_layout_and_a_named_tree_policy_says_it_cannot(spark, source, tmp_path):
+    """After a Z-order, `t.optimize()` and SQL's OPTIMIZE compact and index, as Delta's does: the
+    default layout policy leaves a curve alone. AmoebaAdaptive named by the user still says it
+    adapts trees only."""
+    from skipstone.layout import ZOrder
+
+    t = Skipstone.create(spark, str(tmp_path / "z"), source, layout=ZOrder(columns=["a", "b"], block_rows=1000))
+    run_workload(spark, t.root, times=3)
+    before = sorted(map(tuple, spark.read.parquet(t.root).collect()))
+    version = t.current().version
+    t.append(source.limit(10))
+    t.optimize()  # no error; the append's small files may be compacted
+    spark.sql(f"OPTIMIZE parquet.`{t.root}`").collect()
+    assert t.current().tree.__class__.__name__ == "CurveLayout"
+    assert sorted(map(tuple, spark.read.parquet(t.root).collect())) == \
+        sorted(before + list(map(tuple, source.limit(10).collect())))
+    assert t.current().version > version
+    with pytest.raises(ValueError, match="adapts partitioning trees"):
+        t.optimize(AmoebaAdaptive())

@@ -6,10 +6,12 @@ which change, with what benefit and cost."""
 from __future__ import annotations
 
 import json
+import logging
 from typing import TYPE_CHECKING
 
 from skipstone.errors import SkipstoneError
 from skipstone.layout.policies import AmoebaAdaptive, LayoutPolicy
+from skipstone.layout.tree import PartitionTree
 from skipstone.table import manifest
 from skipstone.table.optimize import change_document, plan
 from skipstone.table.transaction import PythonRoles, python_roles
@@ -17,16 +19,27 @@ from skipstone.table.transaction import PythonRoles, python_roles
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+log = logging.getLogger(__name__)
+
 
 def default_policy() -> LayoutPolicy:
     """The policy of ``t.optimize()``, of the automatic optimize after an append and of SQL's ``OPTIMIZE``."""
     return AmoebaAdaptive()
 
 
-def propose(spark: SparkSession, policy: LayoutPolicy, root: str, base_version: int) -> str | None:
+def propose(spark: SparkSession, policy: LayoutPolicy, root: str, base_version: int, default: bool = False) -> str | None:
     """The change ``policy`` proposes for version ``base_version`` of the table at ``root``, as
-    the JVM reads it (``ProposedChange.fromJson``); None when it proposes none."""
+    the JVM reads it (``ProposedChange.fromJson``); None when it proposes none.
+
+    ``default``: ``policy`` is the default one, not the user's choice. A curve layout (Z-order,
+    Hilbert) has no cuts for it to adapt, so it proposes nothing there and a plain ``OPTIMIZE``
+    after ``OPTIMIZE t ZORDER BY`` compacts and indexes only, as Delta Lake's does; a policy the
+    user named still says it cannot adapt a curve."""
     base = manifest.at(spark, root, base_version)
+    if default and not isinstance(base.tree, PartitionTree):
+        log.info("%s: the default layout policy leaves a %s layout as it is (OPTIMIZE ... LAYOUT AUTO or "
+                 "PawRebuild lay it out again)", root, type(base.tree).__name__)
+        return None
     planned = plan(spark, base, None, policy)  # None: the table's log, read without a Spark job
     if planned is None:
         return None
@@ -42,13 +55,13 @@ class PolicyCallback:
     """One call's layout policy as the JVM's ``io.skipstone.table.PythonPolicy``. What the policy
     raised is kept, so that the caller raises it again as it was once the JVM gave up."""
 
-    def __init__(self, spark: SparkSession, policy: LayoutPolicy) -> None:
-        self._spark, self._policy = spark, policy
+    def __init__(self, spark: SparkSession, policy: LayoutPolicy | None) -> None:
+        self._spark, self._policy, self._default = spark, policy or default_policy(), policy is None
         self.raised: BaseException | None = None
 
     def propose(self, jsession: object, root: str, base_version: int) -> str | None:
         try:
-            return propose(self._spark, self._policy, root, base_version)
+            return propose(self._spark, self._policy, root, base_version, self._default)
         except BaseException as e:  # noqa: BLE001 - handed to the JVM as the policy's failure, raised again by the caller
             self.raised = e
             return failure(e)
@@ -66,7 +79,7 @@ class PythonDriver:
 
     def propose(self, jsession: object, root: str, base_version: int) -> str | None:
         try:
-            return propose(self._spark, default_policy(), root, base_version)
+            return propose(self._spark, default_policy(), root, base_version, default=True)
         except Exception as e:  # noqa: BLE001 - the JVM reports it (an automatic optimize's optimize_error)
             return failure(e)
 

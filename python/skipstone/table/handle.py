@@ -22,7 +22,7 @@ from skipstone.table import calibration, manifest, rewrite_report
 from skipstone.table.advice import index_advice
 from skipstone.table.append import AppendResult
 from skipstone.table.continuous import run_continuously
-from skipstone.table.driver import PolicyCallback, PythonDriver, default_policy
+from skipstone.table.driver import PolicyCallback, PythonDriver
 from skipstone.table.indexing import FileSetIndex
 from skipstone.table.optimize import OptimizeResult
 from skipstone.table.transaction import operations, run
@@ -221,7 +221,7 @@ class ManagedTable:
         """
         if policy is not None and not isinstance(policy, LayoutPolicy):
             raise SkipstoneError(f"{policy!r} is not a layout policy (it needs a name and propose(tree, workload, sample))")
-        callback = PolicyCallback(self._spark, policy or default_policy())
+        callback = PolicyCallback(self._spark, policy)  # None: the default policy
         try:
             found = run(self._jtable.optimize, operations(self._spark).PythonPolicy.asLayoutPolicy(callback))
         except BaseException:
