@@ -19,7 +19,9 @@ def doc_example() -> str:
 
 @pytest.fixture(scope="module")
 def example(spark) -> dict:
-    namespace = {"__name__": "layout_doc_example", "spark": spark}
+    # run as a reader's script or notebook runs it (__main__), as the doc test (tests/docs) runs the
+    # same page in this process: the spec registry takes a class again only under the same name
+    namespace = {"__name__": "__main__", "spark": spark}
     exec(compile(doc_example(), str(DOC), "exec"), namespace)
     return namespace
 
