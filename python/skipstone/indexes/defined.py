@@ -1,17 +1,6 @@
 """Index types defined by roles and rules: the base users subclass, and its stored form.
 
->>> from dataclasses import dataclass
->>> from typing import ClassVar
->>> from skipstone import RuleIndex, Role, Rule
->>> @dataclass(frozen=True)
-... class LengthRange(RuleIndex):
-...     column: str
-...     kind: ClassVar[str] = "length_range"
-...     metadata: ClassVar = (Role("shortest", "int", "min(length({col}))"),
-...                           Role("longest", "int", "max(length({col}))"))
-...     rules: ClassVar = Rule.range("length({col})", "{shortest}", "{longest}")
->>> LengthRange("name").roles
-('shortest', 'longest')
+``RuleIndex``'s docstring shows one defined in a few lines.
 """
 from __future__ import annotations
 
