@@ -8,7 +8,7 @@ import org.json4s.jackson.JsonMethods
  * `facts` carry the values its wording needs. The remedy depends on the interface the error
  * reached the user through (SQL has no `force=True`, Python no `ALTER TABLE`), so the message
  * of a [[Hinted]] error says only what went wrong and each interface words the hint: SQL
- * commands in `io.skipstone.sql.SqlHints`, Python in `skipstone/error_hints.py`.
+ * commands in the sql package (`SqlHints`), Python in `skipstone/error_hints.py`.
  */
 final case class Hint(key: String, facts: Map[String, String] = Map.empty)
 
