@@ -92,3 +92,13 @@ def test_phase_lengths_take_the_best_static_layout(result: dict[str, Any]) -> No
 def test_report_names_every_rewrite(result: dict[str, Any]) -> None:
     lines = report(result, SECONDS_PER_BYTE)
     assert sum("bounded " in line and " s " in line for line in lines) == 3
+
+
+def test_rewrites_repriced_at_a_given_cost(result: dict[str, Any]) -> None:
+    """--rewrite-s: each whole-table rewrite at the given seconds, partial ones as they were."""
+    bounded = result["methods"]["bounded"]
+    bounded["rewrite_s"] = 30.0
+    bounded["total_s"] += 30.0  # queries 8 + deciding 3 + rewrites 5 + 20 + 5 = 41
+    lines = report(result, SECONDS_PER_BYTE, rewrite_at=8.0)
+    assert "  bounded: total 29.0 s (1 rewrites)" in lines  # 41 - 20 + 8
+    assert any(line.startswith("phase lengths:") and "R 8.0 s" in line for line in lines)

@@ -211,7 +211,9 @@ def seconds_per_byte(path: str = CALIBRATION) -> float:
         return json.load(f)["reads"]["seconds_per_gb"] / 1e9
 
 
-def report(result: dict[str, Any], per_byte: float) -> list[str]:
+def report(result: dict[str, Any], per_byte: float, rewrite_at: float | None = None) -> list[str]:
+    """The analysis' lines; ``rewrite_at`` (seconds) also reprices every whole-table rewrite at
+    that cost (e.g. a quiet machine's, for a run whose rewrites met a loaded one)."""
     runs = result["methods"]
     lines = [f"== {result['name']}: {len(result['phases'])} phases of {result['per_phase']} queries, "
              f"{result['rows']:,} rows; read price {per_byte * 1e9:.3g} s/GB",
@@ -253,6 +255,14 @@ def report(result: dict[str, Any], per_byte: float) -> list[str]:
             f"{'-' if e.realized_saving_s is None else f'{e.realized_saving_s:.3f}'} "
             f"{'-' if ratio is None else f'{ratio:.1f}x'}  {e.layout}")
     rewrite_s, how = whole_table_rewrite_s(result, [e for e in events if e.method != "clairvoyant"])
+    if rewrite_at is not None:
+        lines += ["", f"with every whole-table rewrite at {rewrite_at:.1f} s:"]
+        for method, run in runs.items():
+            whole = [e for e in events if e.method == method and e.row_share >= 1]
+            if whole:
+                total = run["total_s"] - sum(e.seconds for e in whole) + rewrite_at * len(whole)
+                lines.append(f"  {method}: total {total:.1f} s ({len(whole)} rewrites)")
+        rewrite_s, how = rewrite_at, "given"
     chosen = phase_lengths(result, rewrite_s)
     lines += ["", f"whole-table rewrite: {rewrite_s:.1f} s ({how})"]
     if "fullscan" in runs:
@@ -285,6 +295,7 @@ def main() -> None:
     parser.add_argument("results", nargs="+", help="results JSON written by shifting.py")
     parser.add_argument("--calibration", default=CALIBRATION, help="its reads' seconds per GB price a byte")
     parser.add_argument("--table", action="store_true", help="also print the run's Markdown table")
+    parser.add_argument("--rewrite-s", type=float, help="reprice each whole-table rewrite at this many seconds")
     args = parser.parse_args()
     per_byte = seconds_per_byte(args.calibration)
     for path in args.results:
@@ -292,7 +303,7 @@ def main() -> None:
             result = json.load(f)
         if args.table:
             print(markdown(result))
-        print("\n".join(report(result, per_byte)), end="\n\n")
+        print("\n".join(report(result, per_byte, args.rewrite_s)), end="\n\n")
 
 
 if __name__ == "__main__":
