@@ -1,6 +1,7 @@
 """Shared fixtures: one real local SparkSession per test module, with Skipstone enabled."""
 from __future__ import annotations
 
+import json
 import math
 import os
 import sys
@@ -28,6 +29,10 @@ def spark_context_session(tmp_path_factory):
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.warehouse.dir", str(warehouse))
     )
+    # Suites run beside other connectors or stores (make test-stores) start this process with
+    # their Spark settings as a JSON object: their jars and extensions join Skipstone's.
+    for key, value in json.loads(os.environ.get("SKIPSTONE_TEST_CONF", "{}")).items():
+        builder = builder.config(key, value)
     spark = skipstone.configure(builder).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     yield spark
