@@ -1,6 +1,7 @@
 package io.skipstone.layout
 
 import org.apache.spark.sql.{Column, DataFrame}
+import org.apache.spark.sql.skipstone.CatalystColumns
 import org.apache.spark.sql.functions.{col, lit, when}
 import org.apache.spark.sql.types.{DataType, StructType}
 
@@ -28,7 +29,9 @@ object LayoutRouting {
   def withBlock(rows: DataFrame, layout: LayoutDocument, name: String): DataFrame = {
     val tests = new CutTests(rows.schema, layout.schema)
     layout match {
-      case tree: TreeLayout => rows.withColumn(name, blockOf(tree.root, tests))
+      case tree: TreeLayout =>
+        val routing = CatalystColumns.expression(blockOf(tree.root, tests))
+        rows.withColumn(name, CatalystColumns.column(OutsideWholeStage(routing)))
       case curve: CurveLayout => CurveRouting.withBlock(rows, curve, tests, name)
     }
   }
