@@ -1,6 +1,6 @@
 """`make bench-layout-shifting`: layouts under a workload that moves, in wall-clock time on Spark.
 
-    python -m benchmarks.layout_spark.shifting [--quick | --sf 10] [--per-phase N] [--peers]
+    python -m benchmarks.layout_spark.shifting [--quick | --sf 10] [--per-phase N] [--peers] [--random-attributes]
 
 Denormalized TPC-H lineitem (`tpch_data.py`) is laid out once per method; then three phases of
 range queries, each on a different pair of columns (`shifting_workload.py`), run query by query
@@ -22,6 +22,9 @@ on every table in turn, so the machine's load drifts over all methods alike. Met
 - With ``--peers``: Delta Lake's ``OPTIMIZE ZORDER BY`` and liquid clustering and Iceberg's
   ``rewrite_data_files`` sort and zorder, on the same Spark, over the same six columns
   (`spark_peers.py`; run ``make peer-jars`` first).
+
+With ``--random-attributes`` the workload is the adaptive policies' worst case instead: one phase
+of three times ``--per-phase`` queries, each on two of the six columns drawn anew.
 
 Total = queries + deciding + rewriting; files and bytes read per query; every answer is checked
 against the full scan's. Writes benchmarks/layout_spark/results/<name>.json and .md and
@@ -82,6 +85,9 @@ def main() -> None:
     parser.add_argument("--methods", default=DEFAULT_METHODS)
     parser.add_argument("--peers", action="store_true", help="Delta Lake and Iceberg on the same Spark")
     parser.add_argument("--cache", default=os.path.join(ROOT, "benchmarks", ".data"))
+    parser.add_argument("--random-attributes", action="store_true",
+                        help="the worst case instead: one phase of 3 x per-phase queries, each on two of the "
+                             "phases' six columns drawn anew")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", help="the results' name (default from the scale)")
     args = parser.parse_args()
@@ -93,7 +99,7 @@ def main() -> None:
     from benchmarks.harness import session
     from benchmarks.layout_spark.bench import MethodRun
     from benchmarks.layout_spark.shifting_report import write_report
-    from benchmarks.layout_spark.shifting_workload import PHASES, shifting_workload
+    from benchmarks.layout_spark.shifting_workload import PHASES, random_attribute_workload, shifting_workload
     from benchmarks.layout_spark.tpch_data import denormalized
 
     extra = {}
@@ -107,14 +113,19 @@ def main() -> None:
     block_rows = max(1, rows // blocks)
     source_files = [os.path.join(source, n) for n in os.listdir(source) if n.endswith(".parquet")]
     source_bytes = sum(os.path.getsize(p) for p in source_files)
-    workload = shifting_workload(df, per_phase, args.seed)
     phase_columns = [c for pair in PHASES for c in pair]
+    if args.random_attributes:
+        workload = random_attribute_workload(df, len(PHASES) * per_phase, args.seed)
+        phases, per_phase = [sorted(phase_columns)], len(PHASES) * per_phase
+    else:
+        workload = shifting_workload(df, per_phase, args.seed)
+        phases = [list(p) for p in PHASES]
     methods = args.methods.split(",")
     work = tempfile.mkdtemp(prefix="skipstone-bench-shifting-")
     print(f"{name}: {rows:,} rows, {source_bytes / 1e6:.0f} MB, {blocks} blocks of {block_rows:,} rows, "
-          f"{len(PHASES)} phases of {per_phase} queries; tables in {work}", flush=True)
+          f"{len(phases)} phases of {per_phase} queries; tables in {work}", flush=True)
     result: dict[str, Any] = {"name": name, "scale": scale, "rows": rows, "bytes": source_bytes, "blocks": blocks,
-                              "block_rows": block_rows, "per_phase": per_phase, "phases": [list(p) for p in PHASES],
+                              "block_rows": block_rows, "per_phase": per_phase, "phases": phases,
                               "optimize_every": args.optimize_every, "window": args.window,
                               "budget_share": args.budget_share, "seed": args.seed, "load_average": [os.getloadavg()]}
     try:

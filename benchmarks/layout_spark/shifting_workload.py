@@ -39,6 +39,34 @@ def shifting_workload(df: Any, per_phase: int, seed: int, sample_rows: int = 20_
     return out
 
 
+def random_attribute_workload(df: Any, count: int, seed: int, sample_rows: int = 20_000,
+                              phases: Sequence[tuple[str, str]] = PHASES) -> list[tuple[int, dict]]:
+    """The worst case for a policy that adapts: one phase of ``count`` queries, each on a pair of
+    the phases' columns drawn anew, so no pattern lasts long enough to pay for a re-layout."""
+    columns = sorted({c for p in phases for c in p})
+    fraction = min(1.0, sample_rows / max(1, df.count()))
+    rows = df.select(*columns).sample(fraction=fraction, seed=seed).collect()
+    values = {c: [r[c] for r in rows if r[c] is not None] for c in columns}
+    return [(0, q) for q in random_attribute_queries(values, columns, count, seed)]
+
+
+def random_attribute_queries(values: Mapping[str, Sequence[Any]], columns: Sequence[str], count: int,
+                             seed: int) -> list[dict]:
+    """``count`` conjunctions of one BETWEEN on each of two columns drawn from ``columns`` per query.
+
+    >>> data = {c: list(range(100)) for c in "abcd"}
+    >>> queries = random_attribute_queries(data, "abcd", 50, seed=1)
+    >>> len({tuple(sorted(c["column"] for c in q["and"])) for q in queries}) > 3
+    True
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        pair = tuple(str(c) for c in rng.choice(list(columns), size=2, replace=False))
+        out += phase_queries(values, pair, 1, int(rng.integers(1 << 31)))
+    return out
+
+
 def phase_queries(values: Mapping[str, Sequence[Any]], pair: Sequence[str], count: int, seed: int) -> list[dict]:
     """``count`` conjunctions of one BETWEEN on each column of ``pair``, drawn from ``values``."""
     rng = np.random.default_rng(seed)
