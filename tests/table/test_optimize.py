@@ -314,3 +314,41 @@ def test_a_plain_optimize_keeps_a_curve_layout_and_a_named_tree_policy_says_it_c
     assert t.current().version > version
     with pytest.raises(ValueError, match="adapts partitioning trees"):
         t.optimize(AmoebaAdaptive())
+
+
+@dataclasses.dataclass(frozen=True)
+class ReadShareProbe:
+    """A policy that proposes nothing and keeps the read share the table gave it."""
+
+    read_share: float | None = None
+    name: str = "ReadShareProbe"
+
+    def with_read_share(self, read_share):
+        seen.append(read_share)
+        return dataclasses.replace(self, read_share=read_share)
+
+    def propose(self, tree, workload, sample):
+        return None
+
+
+seen: list = []
+
+
+def test_the_log_keeps_the_share_of_bytes_a_query_read_and_policies_price_with_it(spark, tmp_path):
+    """Parquet reads only the columns a query projects: the log records the share of the
+    table's bytes in them (from a file's column chunks), and a policy prices a query's bytes at
+    the recent queries' mean share, while a rewrite still pays for whole rows."""
+    from skipstone.table.optimize import logged_records, plan
+
+    rows = spark.range(4000).select((F.col("id") % 1000).alias("a"),
+                                    F.sha2(F.col("id").cast("string"), 512).alias("wide"))
+    t = Skipstone.create(spark, str(tmp_path / "t"), rows, layout=KdTree(block_rows=1000, columns=["a"]))
+    spark.sql(f"SELECT count(*) FROM parquet.`{t.root}` WHERE a < 100").collect()
+    spark.sql(f"SELECT * FROM parquet.`{t.root}` WHERE a < 100").collect()
+    narrow, whole = [share for _, _, share in logged_records(spark, t.root)]
+    assert 0 < narrow < 0.2 and whole == pytest.approx(1.0)
+    assert [r.read_share for r in t.workload().orderBy("time").collect()] == [narrow, whole]
+
+    seen.clear()
+    assert plan(spark, t.current(), None, ReadShareProbe()) is None
+    assert seen == [pytest.approx((narrow + whole) / 2)]

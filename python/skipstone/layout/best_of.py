@@ -70,6 +70,10 @@ class BestOf:
         """Each policy that prices bytes gets the table's bytes per row."""
         return replace(self, policies=tuple(_adapted(p, "with_bytes_per_row", bytes_per_row) for p in self.policies))
 
+    def with_read_share(self, read_share: float) -> BestOf:
+        """Each policy that prices bytes gets the share of a row its table's queries read."""
+        return replace(self, policies=tuple(_adapted(p, "with_read_share", read_share) for p in self.policies))
+
     def with_prices(self, prices: TablePrices) -> BestOf:
         """Each policy that takes a table's calibrated prices gets them."""
         return replace(self, policies=tuple(_adapted(p, "with_prices", prices) for p in self.policies))

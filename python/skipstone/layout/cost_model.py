@@ -110,7 +110,10 @@ class SparkCost:
     rewrite costs ``job_bytes`` on top of its blocks (before the write multiplier).
 
     ``bytes_per_row`` None means the table's own: a managed table measures it from its files
-    when it plans (``with_bytes_per_row``); outside a table, give it. ``file_bytes`` and
+    when it plans (``with_bytes_per_row``); outside a table, give it. ``read_share`` is the share
+    of a row's bytes a query reads (Parquet reads only the columns it projects; a managed table
+    takes it from its workload log, ``with_read_share``); None reads whole rows. A rewrite reads
+    and writes whole rows whatever the queries read. ``file_bytes`` and
     ``job_bytes`` None mean the table's calibration when it has one (``with_prices``), else the
     library's (``FILE_BYTES``, ``JOB_BYTES``); given ones are kept.
 
@@ -118,18 +121,24 @@ class SparkCost:
     >>> from skipstone.layout import SparkCost
     >>> SparkCost(bytes_per_row=100, file_bytes=1e6).block_costs(np.array([1000]))   # 100 kB read + one file opened
     array([1100000.])
+    >>> cost = SparkCost(bytes_per_row=100, file_bytes=1e6, read_share=0.1)   # queries read a tenth of each row
+    >>> cost.block_costs(np.array([1000])), cost.write_costs(np.array([1000]))
+    (array([1010000.]), array([100000.]))
     """
 
     bytes_per_row: float | None = None
     file_bytes: float | None = None
     rows_per_file: float = math.inf
     job_bytes: float | None = None
+    read_share: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("bytes_per_row", "file_bytes", "rows_per_file", "job_bytes"):
             value = getattr(self, name)
             if value is not None and not value >= 0:
                 raise ValueError(f"SparkCost.{name} must be a non-negative number, got {value}")
+        if self.read_share is not None and not 0 < self.read_share <= 1:
+            raise ValueError(f"SparkCost.read_share must be in (0, 1], got {self.read_share}")
 
     @property
     def file_price(self) -> float:
@@ -145,6 +154,10 @@ class SparkCost:
         """This model with the table's bytes per row, unless one was given."""
         return self if self.bytes_per_row is not None else replace(self, bytes_per_row=float(bytes_per_row))
 
+    def with_read_share(self, read_share: float) -> SparkCost:
+        """This model with the share of a row's bytes the table's queries read, unless one was given."""
+        return self if self.read_share is not None else replace(self, read_share=float(read_share))
+
     def with_prices(self, prices: TablePrices) -> SparkCost:
         """This model with the table's calibrated file and job prices where it was given none."""
         return replace(self, file_bytes=self.file_bytes if self.file_bytes is not None else prices.file_bytes,
@@ -156,11 +169,15 @@ class SparkCost:
             raise ValueError("SparkCost.bytes_per_row is not known: give it, or optimize a managed table, "
                              "which measures it from the table's files")
         rows = np.asarray(rows, dtype=np.float64)
-        return rows * self.bytes_per_row + self._files(rows) * self.file_price
+        share = 1.0 if self.read_share is None else self.read_share
+        return rows * (self.bytes_per_row * share) + self._files(rows) * self.file_price
 
     def write_costs(self, rows: np.ndarray) -> np.ndarray:
-        """A rewrite is priced by its bytes: the write multiplier was measured per byte rewritten."""
-        return self.block_costs(rows) - self._files(rows) * self.file_price
+        """A rewrite is priced by its bytes, whole rows: the write multiplier was measured per byte rewritten."""
+        if self.bytes_per_row is None:
+            raise ValueError("SparkCost.bytes_per_row is not known: give it, or optimize a managed table, "
+                             "which measures it from the table's files")
+        return np.asarray(rows, dtype=np.float64) * self.bytes_per_row
 
     def _files(self, rows: np.ndarray) -> np.ndarray:
         rows = np.asarray(rows, dtype=np.float64)
@@ -183,13 +200,13 @@ def model_to_json(model: CostModel) -> dict[str, Any] | None:
     priced as it was predicted); None for a model of your own.
 
     >>> model_to_json(SparkCost(bytes_per_row=8))
-    {'kind': 'SparkCost', 'bytes_per_row': 8, 'file_bytes': 1250000.0, 'rows_per_file': inf, 'job_bytes': 16000000.0}
+    {'kind': 'SparkCost', 'bytes_per_row': 8, 'file_bytes': 1250000.0, 'rows_per_file': inf, 'job_bytes': 16000000.0, 'read_share': None}
     >>> model_from_json(model_to_json(RowsRead()))
     RowsRead(job_cost=0.0)
     """
     if isinstance(model, SparkCost):
         return {"kind": "SparkCost", "bytes_per_row": model.bytes_per_row, "file_bytes": model.file_price,
-                "rows_per_file": model.rows_per_file, "job_bytes": model.job_cost}
+                "rows_per_file": model.rows_per_file, "job_bytes": model.job_cost, "read_share": model.read_share}
     if isinstance(model, RowsRead):
         return {"kind": "RowsRead", "job_cost": model.job_cost}
     return None
@@ -198,7 +215,8 @@ def model_to_json(model: CostModel) -> dict[str, Any] | None:
 def model_from_json(d: Mapping[str, Any]) -> CostModel | None:
     """``model_to_json``'s model again; None for a kind it does not know."""
     if d.get("kind") == "SparkCost":
-        return SparkCost(d.get("bytes_per_row"), float(d["file_bytes"]), float(d["rows_per_file"]), float(d["job_bytes"]))
+        return SparkCost(d.get("bytes_per_row"), float(d["file_bytes"]), float(d["rows_per_file"]), float(d["job_bytes"]),
+                         d.get("read_share"))
     if d.get("kind") == "RowsRead":
         return RowsRead(float(d["job_cost"]))
     return None
@@ -226,6 +244,12 @@ def most_any_rewrite_saves(model: CostModel, block_rows: np.ndarray, touches: np
     rows = np.asarray(block_rows, dtype=np.float64)
     gains = np.asarray(touches, dtype=np.float64) * model.block_costs(rows) - write_multiplier * write_costs(model, rows)
     return float(np.maximum(gains, 0.0).sum())
+
+
+def with_table_read_share(model: CostModel, read_share: float) -> CostModel:
+    """The model with the share of a row's bytes a table's queries read, where it prices bytes and lacks one."""
+    adapt = getattr(model, "with_read_share", None)
+    return adapt(read_share) if callable(adapt) else model
 
 
 def with_table_bytes(model: CostModel, bytes_per_row: float) -> CostModel:

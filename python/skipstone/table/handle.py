@@ -113,7 +113,8 @@ class ManagedTable:
 
     def workload(self) -> DataFrame:
         """The queries run on this table, from every session and application that logged them:
-        time, version read, predicate (JSON), files and bytes read and total, duration.
+        time, version read, predicate (JSON), files and bytes read and total, duration, application,
+        and the share of the table's bytes in the columns the query read (``read_share``).
 
         >>> spark.read.parquet(t.root).where("a < 10").count()
         15

@@ -72,11 +72,34 @@ class OptimizeResult:
 Logged = Union["DataFrame", Sequence[tuple[str, int]], None]
 
 
-def logged_predicates(spark: SparkSession, root: str) -> list[tuple[str, int]]:
-    """(predicate JSON, version read) of every logged query of the table, oldest first, read by
-    the driver without a Spark job (``io.skipstone.table.Tables.loggedPredicatesJson``)."""
+def logged_records(spark: SparkSession, root: str) -> list[tuple[str, int, float | None]]:
+    """(predicate JSON, version read, read share) of every logged query of the table, oldest
+    first, read by the driver without a Spark job (``io.skipstone.table.Tables.loggedPredicatesJson``).
+    The read share is the share of the table's bytes in the columns the query read (None in
+    logs written before it was kept)."""
     text = java_call(operations(spark).Tables.loggedPredicatesJson, spark._jsparkSession, root)
-    return [(str(p), int(v)) for p, v in json.loads(text)]
+    return [(str(r[0]), int(r[1]), None if len(r) < 3 or r[2] is None else float(r[2])) for r in json.loads(text)]
+
+
+def logged_predicates(spark: SparkSession, root: str) -> list[tuple[str, int]]:
+    """(predicate JSON, version read) of every logged query of the table, oldest first (``logged_records``)."""
+    return [(p, v) for p, v, _ in logged_records(spark, root)]
+
+
+READ_SHARE_QUERIES = 100  # the recent queries whose mean read share prices a query's bytes
+
+
+def read_share(shares: Sequence[float | None], recent: int = READ_SHARE_QUERIES) -> float | None:
+    """The mean share of a row's bytes the last ``recent`` logged queries read (those that know
+    it), or None when none does.
+
+    >>> read_share([None, 0.5, 0.1, 0.3], recent=2)
+    0.2
+    >>> print(read_share([None]))
+    None
+    """
+    known = [s for s in shares[-recent:] if s is not None]
+    return sum(known) / len(known) if known else None
 
 
 def logged_queries(workload: Logged, base: manifest.TableVersion,
@@ -128,18 +151,24 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
     """The change ``policy`` proposes for ``base`` from the logged workload (None: the table's
     own log, read without a Spark job; see ``logged_queries``), or None. The policy
     is first given what the table knows, by the methods it has: its block size (``for_table``),
-    bytes per row measured from its files (``with_bytes_per_row``), its calibrated prices
+    bytes per row measured from its files (``with_bytes_per_row``), the share of those bytes its
+    logged queries read (``with_read_share``, from its own log only), its calibrated prices
     (``with_prices``, from the ``cost.*`` settings ``t.calibrate()`` stores; a policy keeps
     prices it was given) and from which logged query on each block existed (``with_block_births``)."""
     tree = base.tree
     sample = read_sample(spark, base.root, base.properties["layout.sample"], tree.schema)
-    logged = logged_queries(workload, base, spark)
+    records = logged_records(spark, base.root) if workload is None else None
+    logged = logged_queries(workload if records is None else [(p, v) for p, v, _ in records], base, spark)
     for_table = getattr(policy, "for_table", None)
     if callable(for_table):  # policies that need the table's target block size (PawRebuild)
         policy = for_table(float(base.properties["layout.blockRows"]))
     with_bytes = getattr(policy, "with_bytes_per_row", None)
     if callable(with_bytes):  # policies that price bytes (SparkCost) take the table's measured row width
         policy = with_bytes(sum(f.size for f in base.files) / max(1, sum(f.rows for f in base.files)))
+    share = read_share([s for *_, s in records]) if records else None
+    with_share = getattr(policy, "with_read_share", None)
+    if callable(with_share) and share is not None:  # queries read only the columns they project
+        policy = with_share(share)
     with_prices = getattr(policy, "with_prices", None)
     if callable(with_prices):
         policy = with_prices(settings.read(spark, base.properties, base.root).prices)

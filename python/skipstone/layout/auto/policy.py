@@ -31,7 +31,8 @@ from typing import Sequence
 
 from skipstone.layout.auto.columns import BUILDERS, ColumnChoice, choose_columns
 from skipstone.layout.bounded.patterns import workload_patterns
-from skipstone.layout.cost_model import SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, with_table_bytes
+from skipstone.layout.cost_model import (SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, with_table_bytes,
+                                         with_table_read_share)
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -96,6 +97,11 @@ class AutoColumns:
     def with_bytes_per_row(self, bytes_per_row: float) -> AutoColumns:
         """This policy pricing with the table's bytes per row, unless its model has one."""
         return replace(self, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
+
+    def with_read_share(self, read_share: float) -> AutoColumns:
+        """This policy pricing a query's bytes at the share of each row its table's queries read
+        (from the workload log), unless its model has one."""
+        return replace(self, cost_model=with_table_read_share(self.cost_model, read_share))
 
     def choose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> ColumnChoice | None:
         """The columns the recent queries call for and what they save, gate aside. Recent means

@@ -57,8 +57,8 @@ from skipstone.layout.bounded.regret import AccountedQueries, CurrentReads, Pric
 from skipstone.layout.bounded.straddle import query_block_use
 from skipstone.layout.bounded.units import cut_columns, describe_path, replace_units, tree_units
 from skipstone.layout.builders.node_queries import NodeQueries
-from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, with_table_bytes, with_table_prices, write_costs,
-                                         write_multiplier_or_default)
+from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, with_table_bytes, with_table_prices,
+                                         with_table_read_share, write_costs, write_multiplier_or_default)
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -126,6 +126,11 @@ class BoundedRewrite:
         """This policy with the table's bytes per row (budget and prices), unless it has its own."""
         own = self.bytes_per_row if self.bytes_per_row is not None else float(bytes_per_row)
         return replace(self, bytes_per_row=own, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
+
+    def with_read_share(self, read_share: float) -> BoundedRewrite:
+        """This policy pricing a query's bytes at the share of each row its table's queries read
+        (from the workload log), unless its model has one."""
+        return replace(self, cost_model=with_table_read_share(self.cost_model, read_share))
 
     def with_prices(self, prices: TablePrices) -> BoundedRewrite:
         """This policy with the table's calibrated prices (``t.calibrate()``) where it was given none:

@@ -86,15 +86,16 @@ object Tables {
   }
 
   /**
-   * The logged predicates, oldest first, as a JSON array of `[predicate JSON, version read]`:
-   * what an optimizer plans from, without a Spark job (one per call cost a second under load).
+   * The logged predicates, oldest first, as a JSON array of `[predicate JSON, version read, read share]`
+   * (the share null when the log has none): what an optimizer plans from, without a Spark job (one per call
+   * cost a second under load).
    */
   def loggedPredicatesJson(session: SparkSession, root: String): String = {
     flushWorkload(session)
     val logged = WorkloadLogReader.records(session, root)
       .filter(r => !r.isNullAt(0) && !r.isNullAt(1) && !r.isNullAt(2))
       .sortBy(_.getLong(0))
-      .map(r => JArray(List(JString(r.getString(2)), JInt(r.getLong(1)))))
+      .map(r => JArray(List(JString(r.getString(2)), JInt(r.getLong(1)), if (r.isNullAt(9)) JNull else JDouble(r.getDouble(9)))))
     JsonMethods.compact(JsonMethods.render(JArray(logged.toList)))
   }
 
@@ -146,6 +147,6 @@ object Tables {
   def workload(session: SparkSession, root: String): DataFrame = {
     flushWorkload(session)
     WorkloadLogReader.frame(session, root).selectExpr("timestamp_millis(time) AS time", "version", "predicate", "files_read", "files_total",
-      "bytes_read", "bytes_total", "duration_ms", "application").orderBy("time")
+      "bytes_read", "bytes_total", "duration_ms", "application", "read_share").orderBy("time")
   }
 }

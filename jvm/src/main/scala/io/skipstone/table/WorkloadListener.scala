@@ -21,15 +21,15 @@ class WorkloadListener(session: SparkSession) extends QueryExecutionListener {
   private def log(qe: QueryExecution, durationNs: Long): Unit = {
     val now = System.currentTimeMillis()
     val app = session.sparkContext.applicationId
-    val logged = WorkloadListener.tableScans(qe.executedPlan).filter { case (m, _, _) => WorkloadListener.tableLogs(m.snapshot) }
-    logged.foreach { case (manifest, condition, stats) =>
+    val logged = WorkloadListener.tableScans(qe.executedPlan).filter { case (m, _, _, _) => WorkloadListener.tableLogs(m.snapshot) }
+    logged.foreach { case (manifest, condition, stats, columns) =>
       val files = manifest.snapshot.files
       val (filesRead, bytesRead) = stats.fold((files.size.toLong, manifest.snapshot.totalBytes)) { s =>
         (s.filesTotal - s.filesSkipped, s.bytesTotal - s.bytesSkipped)
       }
       WorkloadLog.record(conf, WorkloadRecord(manifest.root, now, manifest.snapshot.version,
         condition.flatMap(PredicateJson(_)), filesRead, files.size.toLong, bytesRead, manifest.snapshot.totalBytes,
-        durationNs / 1e6, app))
+        durationNs / 1e6, app, ReadShare.of(conf, manifest.root, manifest.snapshot, columns)))
     }
   }
 
@@ -56,13 +56,14 @@ object WorkloadListener {
   def ensureRegistered(session: SparkSession): Unit =
     if (registered.putIfAbsent(session, true) == null) session.listenerManager.register(new WorkloadListener(session))
 
+  /** A scan of a managed table: its listing, the filter it skipped with, what it skipped, the columns it read. */
   type Scan = (ManifestFileIndex, Option[org.apache.spark.sql.catalyst.expressions.Expression],
-    Option[io.skipstone.query.ListingStats])
+    Option[io.skipstone.query.ListingStats], Seq[String])
 
   /** Each distinct scan of a managed table in a physical plan, through adaptive stages and subqueries. */
-  def tableScans(plan: SparkPlan): Seq[Scan] = FileScans.locations(plan).collect {
-    case m: ManifestFileIndex => (m, None, None)
-    case s: SkippingFileIndex if s.delegate.isInstanceOf[ManifestFileIndex] =>
-      (s.delegate.asInstanceOf[ManifestFileIndex], Some(s.condition), s.lastStats)
+  def tableScans(plan: SparkPlan): Seq[Scan] = FileScans.scans(plan).collect {
+    case (m: ManifestFileIndex, columns) => (m, None, None, columns)
+    case (s: SkippingFileIndex, columns) if s.delegate.isInstanceOf[ManifestFileIndex] =>
+      (s.delegate.asInstanceOf[ManifestFileIndex], Some(s.condition), s.lastStats, columns)
   }
 }

@@ -110,7 +110,7 @@ private[table] object WorkloadLogReader {
         case _ => null
       }
       Row(long("time"), long("version"), string("predicate"), long("files_read"), long("files_total"),
-        long("bytes_read"), long("bytes_total"), double("duration_ms"), string("application"))
+        long("bytes_read"), long("bytes_total"), double("duration_ms"), string("application"), double("read_share"))
     }
   }
 }
