@@ -136,22 +136,26 @@ def test_a_table_created_in_python_holds_exactly_its_rows_and_its_container_on_t
 
 def test_create_table_as_select_in_sql_and_insert_into_it(spark, store_root):
     root = store_root("sql_create")
-    view, name = f"suite_rows_{uuid.uuid4().hex[:8]}", f"suite_table_{uuid.uuid4().hex[:8]}"
-    suite_batch(spark, 0, ROWS).createOrReplaceTempView(view)
+    name = f"suite_table_{uuid.uuid4().hex[:8]}"
+    views = {start: f"suite_rows_{start}_{uuid.uuid4().hex[:8]}" for start in (0, 5000, 9000)}
+    for start, view in views.items():
+        suite_batch(spark, start, ROWS if start == 0 else 100).createOrReplaceTempView(view)
     spark.sql(f"CREATE TABLE {name} USING skipstone LAYOUT KD BY (a, b) OPTIONS (blockRows 300) "
-              f"LOCATION '{root}' AS SELECT * FROM {view}")
+              f"LOCATION '{root}' AS SELECT * FROM {views[0]}")
     try:
         assert as_multiset(spark.table(name)) == expected_rows(spark, (0, ROWS))
-        spark.sql(f"INSERT INTO {name} SELECT a + 5000, b, s FROM {view} WHERE a < 100")
-        spark.sql(f"INSERT INTO parquet.`{root}` SELECT a + 9000, b, s FROM {view} WHERE a < 50")
+        spark.sql(f"INSERT INTO {name} SELECT * FROM {views[5000]}")
+        spark.sql(f"INSERT INTO parquet.`{root}` SELECT * FROM {views[9000]}")
         history = spark.sql(f"DESCRIBE HISTORY parquet.`{root}`").orderBy("version").collect()
         assert [(h.version, h.operation) for h in history] == [(1, "CREATE"), (2, "APPEND"), (3, "APPEND")]
-        expected = expected_rows(spark, (0, ROWS), (5000, 100), (9000, 50))
+        expected = expected_rows(spark, (0, ROWS), (5000, 100), (9000, 100))
         assert as_multiset(spark.table(name)) == expected
         assert rows_of(spark, root) == expected
+        assert as_multiset(spark.sql(f"SELECT * FROM {name} VERSION AS OF 1")) == expected_rows(spark, (0, ROWS))
     finally:
         spark.sql(f"DROP TABLE IF EXISTS {name}")  # an external table: its files stay
-        spark.catalog.dropTempView(view)
+        for view in views.values():
+            spark.catalog.dropTempView(view)
 
 
 # -- appending and reading versions ------------------------------------------------------------
@@ -371,26 +375,27 @@ CHILD = textwrap.dedent("""
         from skipstone.table.optimize import apply, plan
         from tests.table.split_policy import SplitLargestBlock
         p = plan(spark, manifest.at(spark, t.root, int(sys.argv[4])), None, SplitLargestBlock())
-        print("ready", flush=True)
+        print("@@ ready", flush=True)
         sys.stdin.readline()
         try:
-            print(json.dumps({"won": apply(spark, p).version}), flush=True)
+            print("@@", json.dumps({"won": apply(spark, p).version}), flush=True)
         except SkipstoneError as e:
-            print(json.dumps({"lost": str(e)}), flush=True)
+            print("@@", json.dumps({"lost": str(e)}), flush=True)
     elif mode == "append":
         from pyspark.sql import functions as F
         start = int(sys.argv[4])
         rows = spark.range(start, start + 200).select(
             F.col("id").alias("a"), (F.col("id") % 7).alias("b"),
             F.concat(F.lit("s"), (F.col("id") % 13).cast("string")).alias("s"))
-        print("appending", flush=True)
+        print("@@ appending", flush=True)
         t.append(rows)
-        print("appended", flush=True)
+        print("@@ appended", flush=True)
 """)
 
 
 class Child:
-    """A Python process with a Spark session of its own, running CHILD; its output read by a thread."""
+    """A Python process with a Spark session of its own, running CHILD; what it says (its lines
+    starting with "@@ ") read by a thread."""
 
     def __init__(self, script: Path, *args: str) -> None:
         path = os.pathsep.join([str(REPOSITORY / "python"), str(REPOSITORY)])
@@ -403,7 +408,8 @@ class Child:
     def _read(self) -> None:
         assert self.process.stdout is not None
         for line in self.process.stdout:
-            self.lines.put(line.strip())
+            if line.startswith("@@ "):  # what CHILD says; anything else a library printed
+                self.lines.put(line[3:].strip())
         self.lines.put(None)
 
     def line(self, seconds: float = CHILD_SECONDS) -> str:
