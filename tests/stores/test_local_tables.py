@@ -1,7 +1,9 @@
 """The managed-table suite (tests/stores/table_suite.py) on local disk, at `file:` URIs.
 
-`make test` runs it without the slow tests (processes of their own racing and killed, which
-tests/table/test_crash_safety.py covers on local disk too); SKIPSTONE_SLOW_STORE_TESTS=1 runs them.
+`make test` runs it without the slow tests (processes racing and killed, SQL writes, compaction,
+concurrent appends, writers killed at failpoints), which tests/table/ and tests/sql/ prove on local
+disk too (test_crash_safety, test_append, test_sql_optimize, test_sql_table_writes);
+SKIPSTONE_SLOW_STORE_TESTS=1 runs them.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from stores import table_suite
 from stores.table_suite import *  # noqa: F401,F403 - the suite's tests and fixtures
 
 if os.environ.get("SKIPSTONE_SLOW_STORE_TESTS") != "1":
-    table_suite.without_slow_tests(globals(), "slow on local disk: SKIPSTONE_SLOW_STORE_TESTS=1 runs it")
+    table_suite.without_slow_tests(globals(), "slow; tests/table and tests/sql prove it on local disk (SKIPSTONE_SLOW_STORE_TESTS=1 runs it)")
 
 
 @pytest.fixture(scope="module")
