@@ -122,7 +122,7 @@ test-docs: install $(JAR)
 # Managed tables on HDFS (docs/hdfs.md): the store suite (tests/stores/table_suite.py) against a
 # MiniDFSCluster the tests start in a JVM of their own. Its jar, Hadoop's minicluster of the version
 # pyspark ships, is fetched from Maven Central into $(HDFS_JARS) the first time; the slow tests
-# (processes racing, a writer killed) run too. A few minutes on 2 cores.
+# (processes racing, a writer killed) run too. 6 minutes on 2 cores at a load average of 12.
 HDFS_JARS := .cache/hdfs-jars
 HDFS_TEST_CONF := {}
 hdfs-jars: | $(VENV)/.installed
