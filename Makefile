@@ -12,7 +12,7 @@ PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs
+.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta bench-delta-source test-stores
 
 install: $(VENV)/.installed $(JAR)
 
@@ -107,6 +107,17 @@ bench-peers-smoke:
 # bench-layout-shifting with the peers, run on their Spark (SHIFT_FLAGS as there)
 bench-layout-shifting-peers:
 	$(PEERS) run -m benchmarks.layout_spark.shifting --peers $(SHIFT_FLAGS)
+
+# Skipstone's indexes on Delta Lake tables (docs/delta-sources.md), on the Spark Delta supports:
+# Delta's jars from Maven Central, the pyspark 4.1 venv and Skipstone's jar built for it as above,
+# then tests/sources/test_delta_*.py with Delta in each test session (SKIPSTONE_TEST_CONF).
+# `make test` runs the same files on .venv's pyspark, without Delta: they are skipped there.
+test-delta:
+	$(PEERS) test-delta
+
+# Point lookups on a Delta table (TPC-H lineitem): Skipstone's indexes beside Delta's own skipping
+bench-delta-source:
+	$(PEERS) run -m benchmarks.delta_source $(DELTA_BENCH_FLAGS)
 
 demo: install
 	$(PY) -m skipstone demo

@@ -11,12 +11,18 @@ Skipstone's jar compiled by that pyspark's Scala compiler into a copy of the Pyt
 
     python -m benchmarks.layout_spark.peer_runtime jars                 # `make peer-jars`
     python -m benchmarks.layout_spark.peer_runtime run -m MODULE ARGS   # MODULE on the peers' Spark
+    python -m benchmarks.layout_spark.peer_runtime test-delta [ARGS]    # `make test-delta`
+
+`test-delta` runs the tests of Skipstone's indexes over Delta tables (tests/sources/test_delta_*.py,
+pytest ARGS after it) on that Spark, with Delta's jars, extension and catalog in each test
+session (tests/conftest.py reads them from SKIPSTONE_TEST_CONF).
 """
 from __future__ import annotations
 
 import argparse
 import glob
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -70,6 +76,20 @@ def fetch_jars(cache: str = JARS_CACHE, maven_settings: str | None = None) -> li
     return tests.fetch_maven_jars(ARTIFACTS, cache, "The Delta and Iceberg peers", maven_settings)
 
 
+DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
+DELTA_CATALOG = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
+DELTA_TESTS = "tests/sources"
+
+
+def delta_session_conf(cache: str = JARS_CACHE) -> dict[str, str]:
+    """What a session needs for Delta Lake besides Skipstone (which ``skipstone.configure`` adds
+    after Delta's extension: Skipstone's parser then sees statements first, the harder order
+    for statements both know): Delta's jars, its extension, its catalog as the session catalog."""
+    delta = [p for p in jar_paths(cache) if os.path.basename(p).startswith("delta-")]
+    return {"spark.jars": ",".join(delta), "spark.sql.extensions": DELTA_EXTENSION,
+            "spark.sql.catalog.spark_catalog": DELTA_CATALOG}
+
+
 def _jar_name(coordinate: str) -> str:
     _, artifact, version = coordinate.split(":")
     return f"{artifact}-{version}.jar"
@@ -121,18 +141,38 @@ def prepared(cache: str = SPARK_CACHE) -> Runtime:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--maven-settings", help="a settings.xml for mvn (a mirror of Maven Central, a proxy)")
-    parser.add_argument("what", choices=["jars", "run"],
+    parser.add_argument("what", choices=["jars", "run", "test-delta"],
                         help="jars: fetch Delta's and Iceberg's jars into .cache/peer-jars; "
-                             "run: the peers' python with the arguments that follow")
-    # everything after `run` is the peers' python's, options included
-    head = argv[:argv.index("run") + 1] if "run" in argv else argv
+                             "run: the peers' python with the arguments that follow; "
+                             "test-delta: the Delta source tests, pytest's arguments following")
+    # everything after `run` or `test-delta` is the peers' python's (or pytest's), options included
+    ends = [argv.index(w) + 1 for w in ("run", "test-delta") if w in argv]
+    head = argv[:min(ends)] if ends else argv
     args = parser.parse_args(head)
     fetched = fetch_jars(maven_settings=args.maven_settings)
     if args.what == "jars":
         print("\n".join(fetched))
         return 0
-    cmd, env = prepared().command(argv[len(head):])
+    rest = argv[len(head):]
+    if args.what == "test-delta":
+        rest = ["-m", "pytest", "-q", "-p", "no:cacheprovider", *(rest or [DELTA_TESTS])]
+    runtime = prepared()
+    cmd, env = runtime.command(rest)
+    if args.what == "test-delta":
+        _install_jar_in_checkout(runtime)
+        env["SKIPSTONE_TEST_CONF"] = json.dumps(delta_session_conf())
     return subprocess.run(cmd, env=env, cwd=ROOT).returncode
+
+
+def _install_jar_in_checkout(runtime: Runtime) -> None:
+    """tests/conftest.py imports the checkout's python/skipstone, which looks for a jar per Spark
+    minor in its (git-ignored) jars/: the one built for SPARK goes there beside the 4.3 one."""
+    copy = os.path.join(runtime.pythonpath.split(os.pathsep)[0], "skipstone")
+    layout = _load("skipstone_jar_layout", os.path.join(copy, "jar", "__init__.py"))
+    built = layout.jar_for_minor(SPARK, os.path.join(copy, "jars"))
+    target = layout.jar_for_minor(SPARK, os.path.join(ROOT, "python", "skipstone", "jars"))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    shutil.copy2(built, target)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 #: Reader options that say where files are, not how to read them; re-reads pass paths themselves.
 _LOCATION_OPTIONS = {"path", "paths", "basepath"}
 
+#: The format of Delta Lake tables, whose files are listed by the table's log (docs/delta-sources.md).
+_DELTA = "delta"
+
 
 class Skipstone:
     """Skipstone indexes of one dataset: build, refresh, describe and drop them.
@@ -30,6 +33,11 @@ class Skipstone:
     >>> ds = Skipstone.for_path(spark, "/data/weather")         # doctest: +SKIP
     >>> ds.build(MinMax("temp"), MinMax("ts"))                  # doctest: +SKIP
     >>> spark.sql("SELECT * FROM parquet.`/data/weather` WHERE temp > 40").count()  # doctest: +SKIP
+
+    A Delta Lake table is indexed over its live files, at the version it is read at
+    (docs/delta-sources.md):
+
+    >>> Skipstone.for_path(spark, "/data/orders", format="delta").build(BloomFilter("order_id"))  # doctest: +SKIP
     """
 
     def __init__(self, spark: SparkSession, root: str, data_format: str,
@@ -58,8 +66,12 @@ class Skipstone:
         of a managed table gives the table's handle instead (a ``skipstone.ManagedTable``, as
         ``Skipstone.create`` returned), which has the index operations a table supports.
 
+        ``format="delta"`` opens a Delta Lake table: its index covers the files of the table's
+        current snapshot (not the directory's) and records the table version it was built from.
+
         >>> ds = Skipstone.for_path(spark, "/data/weather")          # doctest: +SKIP
         >>> ds = Skipstone.for_path(spark, "/data/logs", format="json")  # doctest: +SKIP
+        >>> ds = Skipstone.for_path(spark, "/data/orders", format="delta")  # doctest: +SKIP
         """
         entry = jvm_entry(spark)
         root = java_call(entry.qualify, spark._jsparkSession, path)
@@ -67,6 +79,11 @@ class Skipstone:
             table = _managed_tables().open(spark, root)
             if table is not None:
                 return table
+        if format.lower() != _DELTA and java_call(entry.isDeltaTable, spark._jsparkSession, root):
+            # Its directory also holds files the table removed: indexed as plain files, the
+            # index would describe them and no Delta read would use it.
+            raise SkipstoneError(f"{root} is a Delta Lake table: open it with Skipstone.for_path(spark, path, "
+                                 "format='delta') (or Skipstone.for_table for a catalog table)")
         found = list(java_call(entry.sniffFormat, spark._jsparkSession, root))
         if found and format.lower() in ("parquet", "orc") and found[0] != format.lower():
             raise SkipstoneError(
@@ -91,6 +108,7 @@ class Skipstone:
     def for_table(cls, spark: SparkSession, name: str) -> Skipstone:
         """A catalog table backed by files, e.g. ``Skipstone.for_table(spark, "db.weather")``.
 
+        A Delta Lake table in the catalog is indexed as ``for_path(..., format="delta")`` does.
         Views (temporary or not) are refused: index the table or path the view reads.
         """
         # Checked first: a view's rows are its query's, and building over them would index less
@@ -171,7 +189,7 @@ class Skipstone:
         built = self._as_built(current[2])
         data = built._read()
         stale = list(java_call(self._builds.staleFileList, self._jsession, self.root, data._jdf))
-        subset = built._read(stale) if stale else None
+        subset = built._read_files(data, stale) if stale else None
         extra = None if subset is None else built._stored_python_roles(subset, current[2])
         version = java_call(self._builds.refresh, self._jsession, data._jdf, self.root, built.format,
                             json.dumps(built.options), built.table, None if subset is None else subset._jdf, extra)
@@ -187,7 +205,8 @@ class Skipstone:
         return bool(java_call(self._jvm.drop, self._jsession, self.root))
 
     def describe(self) -> DataFrame:
-        """One row per index: its description, kind, columns, the metadata version and size.
+        """One row per index: its description, kind, columns, the metadata version and size,
+        and for a Delta table the table version the index was built from (``table_version``).
 
         >>> Skipstone.for_path(spark, "/data/weather").describe().show()   # doctest: +SKIP
         """
@@ -196,11 +215,12 @@ class Skipstone:
         if current is not None:
             version, table_dir, definition = current
             files = int(java_call(self._jvm.filesIndexed, self._jsession, table_dir))
+            table_version = (definition.get("read") or {}).get("tableVersion")
             for ix in definition["indexes"]:
                 rows.append((index_name(ix), ix["kind"], ix["columns"], version, files, self.root,
-                             self._metadata_dir()))
+                             self._metadata_dir(), table_version))
         schema = ("index string, kind string, columns array<string>, version long, "
-                  "files_indexed long, dataset string, metadata_dir string")
+                  "files_indexed long, dataset string, metadata_dir string, table_version long")
         return self._spark.createDataFrame(rows, schema)
 
     # -- internals -------------------------------------------------------------------------
@@ -216,6 +236,8 @@ class Skipstone:
         return Skipstone(self._spark, self.root, read["format"], read.get("options"), read.get("table"), schema)
 
     def _read(self, files: list[str] | None = None) -> DataFrame:
+        if self.format.lower() == _DELTA:
+            return self._read_delta() if files is None else self._read_files(self._read_delta(), files)
         if self.table is not None and files is None:
             return self._spark.table(self.table)
         reader = self._spark.read.format(self.format).options(**self.options)
@@ -226,6 +248,25 @@ class Skipstone:
         full = self._read()
         # basePath keeps Hive-style partition columns when reading a subset of the files.
         return reader.schema(full.schema).option("basePath", self.root).load(files)
+
+    def _read_delta(self) -> DataFrame:
+        """The Delta table at one version (its newest), as the JVM's build reads it: files,
+        rows and the version recorded are then of one snapshot."""
+        from pyspark.sql import DataFrame
+
+        if self.table is not None:
+            df = self._spark.table(self.table)
+        else:
+            df = self._spark.read.format(_DELTA).options(**self.options).load(self.root)
+        return DataFrame(java_call(self._builds.pinned, self._jsession, df._jdf), self._spark)
+
+    def _read_files(self, data: DataFrame, files: list[str]) -> DataFrame:
+        """Just ``files`` of the dataset ``data`` reads, read as the build reads them."""
+        from pyspark.sql import DataFrame
+
+        if self.format.lower() != _DELTA:
+            return self._read(files)
+        return DataFrame(java_call(self._builds.deltaFileRows, self._jsession, data._jdf, files), self._spark)
 
     @property
     def _builds(self) -> Any:
@@ -247,9 +288,14 @@ class Skipstone:
         """The JVM DataFrame of roles only Python computes (path + metadata columns), or None."""
         if not needs_python(indexes):
             return None
+        from pyspark.sql import DataFrame
+
         plan = json.loads(java_call(self._builds.plan, self._jsession, data._jdf, self.root, self.table,
                                     json.dumps(requests)))
-        roles = python_roles(data, indexes, plan)
+        # a Delta table's rows as its files hold them (deletion vectors ignored), as the JVM reads them
+        rows = data if self.format.lower() != _DELTA else \
+            DataFrame(java_call(self._builds.rowsToIndex, self._jsession, data._jdf), self._spark)
+        roles = python_roles(rows, indexes, plan)
         return None if roles is None else roles._jdf
 
     def _stored_python_roles(self, data: DataFrame, definition: Mapping[str, Any]) -> Any:

@@ -78,11 +78,15 @@ object Skipstone {
     val source = SourceRelation.of(df)
     val session = df.sparkSession.asInstanceOf[SparkSession]
     JsonMethods.compact(JsonMethods.render(
-      ("root" -> source.root.map(FilePaths.requireUnescaped)) ~ ("format" -> source.context(session).format) ~
+      ("root" -> source.root.map(FilePaths.requireUnescaped)) ~ ("format" -> source.format(session)) ~
         ("table" -> source.table.map(_.identifier.unquotedString)) ~
         ("reader" -> source.context(session).toJson) ~ ("options" -> source.relation.options) ~
         ("schema" -> JsonMethods.parse(source.relation.schema.json))))
   }
+
+  /** Whether `root` holds a Delta Lake table (its `_delta_log`), which is indexed with format `delta`. */
+  def isDeltaTable(session: SparkSession, root: String): Boolean =
+    io.skipstone.sources.DeltaTables.isTableRoot(session.sessionState.newHadoopConf(), root)
 
   /** (format, example file) of the data under `root`, judged from a file's first bytes; empty if none. */
   def sniffFormat(session: SparkSession, root: String): java.util.List[String] =

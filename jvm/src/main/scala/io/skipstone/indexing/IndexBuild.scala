@@ -14,6 +14,7 @@ import org.apache.spark.internal.Logging
 
 import io.skipstone.clauses.rules.{FunctionIdentity, StoredRule}
 import io.skipstone.metadata.{BuildSource, DatasetIndex, ReadContext, IndexSpec, MetadataCache, MetadataStore}
+import io.skipstone.sources.DeltaTables
 
 /**
  * The one way indexes are built: from index requests (as index.json stores them) to a new,
@@ -26,6 +27,9 @@ import io.skipstone.metadata.{BuildSource, DatasetIndex, ReadContext, IndexSpec,
  *     IndexRequest.parseAll("""[{"kind": "minmax", "columns": ["temp"]}]"""))
  *   IndexBuild.refresh(spark, "file:/data/weather")
  * }}}
+ *
+ * A Delta Lake table (`spark.read.format("delta")`, or a catalog table Delta owns) is indexed
+ * over its snapshot's live files, at one version that the metadata records (docs/delta-sources.md).
  */
 object IndexBuild extends Logging {
   /**
@@ -39,11 +43,29 @@ object IndexBuild extends Logging {
             extraRoles: Option[DataFrame] = None, useFooters: Boolean = true): Long = {
     if (requests.isEmpty) throw new IndexBuildError(
       s"building indexes of ${source.name} needs at least one index, e.g. MinMax(col)")
-    val indexes = prepare(session, source, data, requests)
-    val files = SourceRelation.of(data).files(session)
-    publish(session, source, data, indexes,
-      MetadataCollector.collect(session, source, data, files, indexes, extraRoles, useFooters))
+    val read = pinned(session, data)
+    val relation = SourceRelation.of(read)
+    val indexes = prepare(session, source, read, requests)
+    publish(session, source, read, indexes, MetadataCollector.collect(session, source, relation.rowsToIndex(session, read),
+      relation.files(session), indexes, extraRoles, useFooters))
   }
+
+  /**
+   * `data` as a build reads it: a Delta table at one version (the one its index resolved, see
+   * [[DeltaTables.pinned]]), so that its files, its rows and the version recorded agree; any
+   * other relation as it is. Python pins first, to compute its roles over the same files.
+   */
+  def pinned(session: SparkSession, data: DataFrame): DataFrame = {
+    val relation = SourceRelation.of(data)
+    relation.root.filter(_ => relation.isDelta).fold(data)(root => DeltaTables.pinned(session, data, relation.relation, root))
+  }
+
+  /** The rows a build summarizes per file of `data`, for Python's roles (see [[SourceRelation.rowsToIndex]]). */
+  def rowsToIndex(session: SparkSession, data: DataFrame): DataFrame = SourceRelation.of(data).rowsToIndex(session, data)
+
+  /** Every row of `files` (canonical paths) of the Delta table `data` reads, for a refresh. */
+  def deltaFileRows(session: SparkSession, data: DataFrame, files: java.util.List[String]): DataFrame =
+    SourceRelation.of(data).deltaFileRows(session, data, files.asScala.toSeq)
 
   /** [[build]] with strings only, for Python: `optionsJson` a JSON object, `table` and `extraRoles` may be null. */
   def build(session: SparkSession, data: DataFrame, root: String, format: String, optionsJson: String, table: String,
@@ -59,9 +81,12 @@ object IndexBuild extends Logging {
     val root = MetadataStore.qualify(session, datasetRoot)
     val (_, definition) = current(session, root)
     val source = definition.read.getOrElse(BuildSource(root, definition.format, Map.empty, None, None))
-    val data = source.read(session)
+    val data = pinned(session, source.read(session))
     val stale = staleFiles(session, root, data)
-    refresh(session, source, data, Option.when(stale.nonEmpty)(source.read(session, Some(stale))), None)
+    val subset = Option.when(stale.nonEmpty) {
+      if (source.isDelta) SourceRelation.of(data).deltaFileRows(session, data, stale) else source.read(session, Some(stale))
+    }
+    refresh(session, source, data, subset, None)
   }
 
   /**
@@ -73,8 +98,9 @@ object IndexBuild extends Logging {
               extraRoles: Option[DataFrame]): Long = {
     val (tableDir, definition) = current(session, source.root)
     val old = session.read.parquet(tableDir.toString)
-    val listed = SourceRelation.of(data).files(session)
-    val kept = if (readsAsBuilt(session, definition, data)) old.join(listed, unchanged(old, listed), "left_semi")
+    val relation = SourceRelation.of(data)
+    val listed = relation.files(session)
+    val kept = if (readsAsBuilt(session, definition, data)) old.join(listed, unchanged(old, listed, relation.isDelta), "left_semi")
       else old.limit(0)
     update(session, source, data, definition, kept, subset, extraRoles)
   }
@@ -92,8 +118,10 @@ object IndexBuild extends Logging {
   def staleFiles(session: SparkSession, datasetRoot: String, data: DataFrame): Seq[String] = {
     val (tableDir, definition) = current(session, datasetRoot)
     val old = session.read.parquet(tableDir.toString)
-    val listed = SourceRelation.of(data).files(session)
-    val stale = if (readsAsBuilt(session, definition, data)) listed.join(old, unchanged(old, listed), "left_anti") else listed
+    val relation = SourceRelation.of(data)
+    val listed = relation.files(session)
+    val stale = if (readsAsBuilt(session, definition, data)) listed.join(old, unchanged(old, listed, relation.isDelta), "left_anti")
+      else listed
     stale.select(col("path")).collect().map(_.getString(0)).toSeq
   }
 
@@ -154,9 +182,12 @@ object IndexBuild extends Logging {
     val sameFunctions = digests(indexes.map(_.request.params)) == digests(definition.indexes.map(_.params))
     if (!sameFunctions) logWarning(
       s"Skipstone: a function indexed in ${definition.datasetRoot} was registered again; every file is indexed again")
-    val metadata = (if (sameFunctions) subset else Some(data)).map { s =>
-      val fresh = MetadataCollector.collect(session, source, s, SourceRelation.of(s).files(session), indexes,
-        extraRoles, useFooters = true)
+    val relation = SourceRelation.of(data)
+    val metadata = (if (sameFunctions) subset else Some(relation.rowsToIndex(session, data))).map { s =>
+      // A Delta table's files are identified as its log lists them, whatever reads their rows.
+      val files = if (!relation.isDelta) SourceRelation.of(s).files(session)
+        else relation.files(session).join(SourceRelation.of(s).files(session).select("path"), Seq("path"), "left_semi")
+      val fresh = MetadataCollector.collect(session, source, s, files, indexes, extraRoles, useFooters = true)
       (if (sameFunctions) kept else kept.limit(0)).unionByName(fresh.select(kept.columns.toSeq.map(col): _*))
     }.getOrElse(kept)
     publish(session, source, data, indexes, metadata)
@@ -180,9 +211,13 @@ object IndexBuild extends Logging {
     same
   }
 
-  /** Same path, size, modification time and fingerprint: the metadata row still describes the file. */
-  private def unchanged(old: DataFrame, listed: DataFrame) =
+  /**
+   * Same path, size, modification time and fingerprint: the metadata row still describes the
+   * file. A Delta table's files are immutable and never named twice: path and size suffice.
+   */
+  private def unchanged(old: DataFrame, listed: DataFrame, byPathAndSize: Boolean) =
     if (!old.columns.contains("fingerprint")) org.apache.spark.sql.functions.lit(false)
+    else if (byPathAndSize) old("path") === listed("path") && old("size") === listed("size")
     else old("path") === listed("path") && old("size") === listed("size") && old("mtime") === listed("mtime") &&
       old("fingerprint").eqNullSafe(listed("fingerprint"))
 
@@ -202,6 +237,7 @@ object IndexBuild extends Logging {
       s"dataset ${source.name} has a column named _metadata, which hides Spark's file metadata Skipstone needs; rename it")
     val caseSensitive = session.sessionState.conf.caseSensitiveAnalysis
     val resolved = requests.map(r => r.columns.map(ColumnResolver.resolve(_, schema, caseSensitive, source.name)))
+    checkDelta(session, source, data, resolved.flatten)
     val prepared = requests.zip(resolved).map { case (request, columns) =>
       val kind = IndexKinds.of(request)
       val stored = kind.prepare(session, request, columns, source.name)
@@ -214,15 +250,35 @@ object IndexBuild extends Logging {
     prepared
   }
 
+  /**
+   * What Skipstone cannot index in a Delta table, said before any work: columns stored under
+   * other names (column mapping), and partition columns, whose values live in Delta's log and
+   * which Delta prunes itself.
+   */
+  private def checkDelta(session: SparkSession, source: BuildSource, data: DataFrame, columns: Seq[ResolvedColumn]): Unit = {
+    val relation = SourceRelation.of(data)
+    if (relation.isDelta) {
+      val mapped = DeltaTables.mappedColumns(relation.relation)
+      if (mapped.nonEmpty) throw new IndexBuildError(s"the Delta table ${source.name} uses column mapping (columns " +
+        s"${mapped.mkString(", ")} are stored under other names in its files); Skipstone indexes Delta tables without column mapping")
+      val resolver = session.sessionState.conf.resolver
+      columns.map(_.path.parts.head).find(c => relation.relation.partitionSchema.fieldNames.exists(resolver(_, c))).foreach { c =>
+        throw new IndexBuildError(s"$c is a partition column of the Delta table ${source.name}: Delta prunes partitions " +
+          "with its log's values; index data columns")
+      }
+    }
+  }
+
   private def publish(session: SparkSession, source: BuildSource, data: DataFrame, indexes: Seq[PreparedIndex],
                       metadata: DataFrame): Long = {
-    val context = SourceRelation.of(data).context(session)
+    val relation = SourceRelation.of(data)
+    val context = relation.context(session)
     val definition = DatasetIndex(DatasetIndex.CurrentFormatVersion, source.root, context.format,
       indexes.zipWithIndex.map { case (ix, position) =>
         IndexSpec(ix.request.kind, ix.request.columns, ix.columns.map(_.dataType),
           ListMap.from(ix.roles.map { case (role, _) => role -> ix.metadataColumn(position, role) }),
           ix.request.params, Some(ix.description), Some(ix.columns.map(_.path)))
-      }, Some(context), Some(source.copy(schema = Some(data.schema))))
+      }, Some(context), Some(source.copy(schema = Some(data.schema), tableVersion = relation.tableVersion)))
     val staging = MetadataStore.newStagingDir(session, source.root)
     val fs = staging.getFileSystem(session.sessionState.newHadoopConf())
     try {

@@ -7,6 +7,7 @@ import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, HadoopFsRel
 import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
 
 import io.skipstone.metadata.{BuildSource, FileIdentity, FilePaths, ReadContext}
+import io.skipstone.sources.DeltaTables
 
 /**
  * The file relation a DataFrame reads: what an index over it is built from, so that the
@@ -21,22 +22,51 @@ case class SourceRelation(relation: HadoopFsRelation, table: Option[CatalogTable
     case _ => None
   }
 
+  /** Whether the relation reads a Delta Lake table (its files are the snapshot's, not a directory's). */
+  def isDelta: Boolean = DeltaTables.isDeltaIndex(relation.location)
+
+  /** The format a build records and a refresh reads with: `delta` for a Delta table, else the reader's. */
+  def format(session: SparkSession): String = if (isDelta) DeltaTables.Format else context(session).format
+
+  /** The Delta table version the relation lists, for a Delta table. */
+  def tableVersion: Option[Long] = if (isDelta) DeltaTables.version(relation.location) else None
+
   /**
    * The relation's data files with their identity, as its own file index lists them (the
    * listing the build's scan uses). Local files cost one `stat` each for their fingerprint.
+   * A Delta table's are its snapshot's live files with the size and time its log records:
+   * Delta never rewrites a file in place, so path and size identify one (no fingerprint).
    */
   def files(session: SparkSession): DataFrame = {
-    val statuses = relation.location match {
-      case c: CatalogFileIndex => c.filterPartitions(Nil).allFiles()
-      case p: PartitioningAwareFileIndex => p.allFiles()
-      case other => throw new IllegalArgumentException(s"cannot list the files of ${other.getClass.getSimpleName}")
-    }
-    val rows = statuses.map { s =>
-      val id = FileIdentity.of(s)
-      Row(FilePaths.canonical(s.getPath.toUri), id.size, id.modificationTime, id.fingerprint.orNull)
+    val rows = if (isDelta) {
+      DeltaTables.liveFiles(relation).map(s => Row(FilePaths.canonical(s.getPath.toUri), s.getLen, s.getModificationTime, null))
+    } else {
+      val statuses = relation.location match {
+        case c: CatalogFileIndex => c.filterPartitions(Nil).allFiles()
+        case p: PartitioningAwareFileIndex => p.allFiles()
+        case other => throw new IllegalArgumentException(s"cannot list the files of ${other.getClass.getSimpleName}")
+      }
+      statuses.map { s =>
+        val id = FileIdentity.of(s)
+        Row(FilePaths.canonical(s.getPath.toUri), id.size, id.modificationTime, id.fingerprint.orNull)
+      }.toSeq
     }
     session.createDataFrame(java.util.Arrays.asList(rows: _*), SourceRelation.FilesSchema)
   }
+
+  /**
+   * The rows a build summarizes per file of `df` (this relation's DataFrame): `df` itself, but
+   * for a Delta table every row its live files hold (see [[deltaFileRows]]).
+   */
+  def rowsToIndex(session: SparkSession, df: DataFrame): DataFrame =
+    if (!isDelta) df else deltaFileRows(session, df, DeltaTables.liveFiles(relation).map(_.getPath.toString))
+
+  /**
+   * Every row `files` of this Delta table hold, rows hidden by deletion vectors included (see
+   * [[DeltaTables.fullContents]]); `df` is the table's DataFrame, whose empty form stands for no files.
+   */
+  def deltaFileRows(session: SparkSession, df: DataFrame, files: Seq[String]): DataFrame =
+    if (files.isEmpty) df.limit(0) else DeltaTables.fullContents(session, relation, files)
 }
 
 object SourceRelation {
@@ -48,8 +78,8 @@ object SourceRelation {
     val source = of(df)
     val root = source.root.getOrElse(throw new IndexBuildError(
       "the DataFrame reads several paths; Skipstone indexes one directory (or table) per dataset: read its root directory"))
-    BuildSource(root, source.context(session).format, source.relation.options,
-      table.orElse(source.table.map(_.identifier.unquotedString)), Some(df.schema))
+    BuildSource(root, source.format(session), source.relation.options,
+      table.orElse(source.table.map(_.identifier.unquotedString)), Some(df.schema), source.tableVersion)
   }
 
   val FilesSchema: StructType = StructType(Seq(StructField("path", StringType), StructField("size", LongType),

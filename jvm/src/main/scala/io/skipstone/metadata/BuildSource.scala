@@ -17,11 +17,15 @@ import org.json4s.jackson.JsonMethods
  * @param options reader options, without those that say where files are
  * @param table   the catalog table read, if any
  * @param schema  the schema the files were read with (a user schema, or the inferred one)
+ * @param tableVersion for a table whose log lists its files (format `delta`), the version built from
  */
 case class BuildSource(root: String, format: String, options: Map[String, String], table: Option[String],
-                       schema: Option[StructType]) {
+                       schema: Option[StructType], tableVersion: Option[Long] = None) {
   /** The dataset's name in messages. */
   def name: String = table.getOrElse(root)
+
+  /** A Delta Lake table: its files are its log's, and a read takes no schema (the log has it). */
+  def isDelta: Boolean = format == BuildSource.DeltaFormat
 
   /** The whole dataset, or just `files` of it (with Hive-style partition columns kept). */
   def read(session: SparkSession, files: Option[Seq[String]] = None): DataFrame = (table, files) match {
@@ -34,22 +38,28 @@ case class BuildSource(root: String, format: String, options: Map[String, String
 
   private def reader(session: SparkSession, withSchema: Option[StructType]) = {
     val r = session.read.format(format).options(options)
-    withSchema.fold(r)(r.schema)
+    if (isDelta) r else withSchema.fold(r)(r.schema)
   }
 
   def toJson: JValue =
     ("format" -> format) ~ ("options" -> options) ~ ("table" -> table) ~
-      ("schema" -> schema.map(s => JsonMethods.parse(s.json)))
+      ("schema" -> schema.map(s => JsonMethods.parse(s.json))) ~ ("tableVersion" -> tableVersion)
 }
 
 object BuildSource {
   /** Reader options that say where files are, not how to read them; re-reads pass paths themselves. */
   private val LocationOptions = Set("path", "paths", "basepath")
+  /** A Delta build's version is recorded apart ([[tableVersion]]); a refresh reads the newest. */
+  private val VersionOptions = Set("versionasof", "timestampasof")
+
+  val DeltaFormat = "delta"
 
   def apply(root: String, format: String, options: Map[String, String], table: Option[String],
-            schema: Option[StructType]): BuildSource =
-    new BuildSource(root, format, options.filter { case (k, _) => !LocationOptions(k.toLowerCase(Locale.ROOT)) },
-      table, schema)
+            schema: Option[StructType], tableVersion: Option[Long] = None): BuildSource =
+    new BuildSource(root, format, options.filter { case (k, _) =>
+      val key = k.toLowerCase(Locale.ROOT)
+      !LocationOptions(key) && !(format == DeltaFormat && VersionOptions(key))
+    }, table, schema, tableVersion)
 
   /** The `read` record of index.json for the dataset at `root`. */
   def fromJson(root: String, json: JValue): BuildSource = {
@@ -57,6 +67,7 @@ object BuildSource {
     BuildSource(root, (json \ "format").extract[String],
       (json \ "options").extractOpt[Map[String, String]].getOrElse(Map.empty),
       (json \ "table").extractOpt[String],
-      (json \ "schema").toOption.filter(_ != JNull).map(s => DataType.fromJson(JsonMethods.compact(s)).asInstanceOf[StructType]))
+      (json \ "schema").toOption.filter(_ != JNull).map(s => DataType.fromJson(JsonMethods.compact(s)).asInstanceOf[StructType]),
+      (json \ "tableVersion").extractOpt[Long])
   }
 }

@@ -68,10 +68,14 @@ final class LoadedMetadata(val version: Long, declared: DatasetIndex, columns: M
     else byPath(utf8)
   }
 
-  /** The position of the file if `listed` (size, mtime as Spark listed it) agrees with its metadata, else -1. */
-  def freshPosition(path: String, size: Long, modificationTime: Long, guess: Int = -1): Int = {
+  /**
+   * The position of the file if `listed` (size, mtime as Spark listed it) agrees with its metadata, else -1.
+   * `byPathAndSize`: the listing comes from a log of immutable, uniquely named files (Delta's),
+   * where path and size identify a file and the time is only what the log recorded.
+   */
+  def freshPosition(path: String, size: Long, modificationTime: Long, guess: Int = -1, byPathAndSize: Boolean = false): Int = {
     val i = position(path, guess)
-    if (i >= 0 && sizes.getLong(i) == size && mtimes.getLong(i) == modificationTime) i else -1
+    if (i >= 0 && sizes.getLong(i) == size && (byPathAndSize || mtimes.getLong(i) == modificationTime)) i else -1
   }
 
   def path(file: Int): String = paths.getUTF8String(file).toString

@@ -23,8 +23,10 @@ import io.skipstone.clauses.rules.FunctionIdentity
  *               has another type (schema evolution, a CSV read without type inference) is ignored
  * @param context how the relation reads its files (format, options, columns, settings): metadata
  *                built under another reading is ignored, index by index
+ * @param byPathAndSize the listing is a table log's (Delta's): its files are immutable and never
+ *                named twice, so a listed file with an indexed path and size is the file indexed
  */
-case class QueryRead(schema: StructType, context: ReadContext, resolver: Resolver)
+case class QueryRead(schema: StructType, context: ReadContext, resolver: Resolver, byPathAndSize: Boolean = false)
 
 /**
  * A filter condition compiled against one metadata version: decides, file by file, whether a
@@ -207,7 +209,8 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
           while (n < until) {
             val f = listing(n)
             paths(n) = spelling(f)
-            positions(n) = metadata.freshPosition(paths(n), f.getLen, f.getModificationTime, guess = previous + 1)
+            positions(n) = metadata.freshPosition(paths(n), f.getLen, f.getModificationTime, guess = previous + 1,
+              byPathAndSize = read.byPathAndSize)
             if (positions(n) >= 0) previous = positions(n)
             n += 1
           }
@@ -228,7 +231,8 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
         listing.indices.foreach { n =>
           val f = listing(n)
           paths(n) = spelling(f)
-          ruledOut.get(paths(n)).filter(r => r.identity.size == f.getLen && r.identity.modificationTime == f.getModificationTime)
+          ruledOut.get(paths(n)).filter(r => r.identity.size == f.getLen &&
+              (read.byPathAndSize || r.identity.modificationTime == f.getModificationTime))
             .foreach { r => candidates.ruledOut(candidates.count) = r; candidates.add(n, -1) }
         }
       case _ => // nothing to rule out, or no session to evaluate with: no candidates

@@ -30,7 +30,10 @@ object SkipVerification {
   sealed abstract class Policy(val name: String)
 
   object Policy {
-    /** Every file but a managed table's, which are immutable and listed from its manifest. */
+    /**
+     * Every file but a managed table's or a Delta table's, which are immutable, named once and
+     * listed from the table's manifest or log.
+     */
     case object Auto extends Policy("auto")
     /** Every file, a managed table's too. */
     case object Always extends Policy("always")
@@ -47,10 +50,10 @@ object SkipVerification {
     def named(name: String): Option[Policy] = all.find(_.name == name)
   }
 
-  /** The verification a listing needs under `policy`; `managed`: files listed from a manifest. */
-  def forListing(policy: Policy, managed: Boolean, conf: => Configuration): SkipVerification = policy match {
+  /** The verification a listing needs under `policy`; `immutable`: files listed from a manifest or a Delta log. */
+  def forListing(policy: Policy, immutable: Boolean, conf: => Configuration): SkipVerification = policy match {
     case Policy.Always => FileSystem(conf)
     case Policy.Listing => Trusted
-    case Policy.Auto => if (managed) Trusted else FileSystem(conf)
+    case Policy.Auto => if (immutable) Trusted else FileSystem(conf)
   }
 }

@@ -12,6 +12,7 @@ import org.apache.spark.sql.execution.datasources.{FileIndex, FileStatusWithMeta
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.metadata.{LoadedMetadata, MetadataCache, ReadContext}
+import io.skipstone.sources.DeltaTables
 
 /**
  * Wraps a relation's file index: lists through the delegate (so Spark's partition pruning
@@ -38,6 +39,9 @@ class SkippingFileIndex(
 
   def lastStats: Option[ListingStats] = lastListing
 
+  /** A Delta table's snapshot listing: immutable files, named once, listed from the table's log. */
+  private val deltaListing: Boolean = DeltaTables.isDeltaIndex(delegate)
+
   /**
    * The metadata to skip with: the version the delegate is pinned to (a managed table's
    * version records the one built for its files), else the newest.
@@ -54,7 +58,7 @@ class SkippingFileIndex(
   }
 
   private def skipper(metadata: LoadedMetadata, verification: SkipVerification): FileSkipper = {
-    val read = QueryRead(schema, ReadContext.of(reading, session), session.sessionState.conf.resolver)
+    val read = QueryRead(schema, ReadContext.of(reading, session), session.sessionState.conf.resolver, byPathAndSize = deltaListing)
     new FileSkipper(metadata, condition, read, verification)
   }
 
@@ -66,9 +70,10 @@ class SkippingFileIndex(
       try {
         metadata match {
           case Some(metadata) if QueryConf.enabled(session) =>
-            val managed = delegate.isInstanceOf[PinnedMetadataVersion]
-            val verification = SkipVerification.forListing(policy, managed, session.sessionState.newHadoopConf())
-            skipper(metadata, verification).prune(listed, Some(session))
+            val immutable = delegate.isInstanceOf[PinnedMetadataVersion] || deltaListing
+            val verification = SkipVerification.forListing(policy, immutable, session.sessionState.newHadoopConf())
+            val (pruned, found) = skipper(metadata, verification).prune(listed, Some(session))
+            (pruned, withDeltaVersions(metadata, found))
           case _ => (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, "skipping disabled or index dropped"))
         }
       } catch {
@@ -79,6 +84,20 @@ class SkippingFileIndex(
     lastListing = Some(stats)
     kept
   }
+
+  /**
+   * Why a Delta listing had files the index lacks: the versions the index was built from and
+   * the query reads (a time travel reads an older one), so that the stats say what refresh() does.
+   */
+  private def withDeltaVersions(metadata: LoadedMetadata, stats: ListingStats): ListingStats =
+    if (!deltaListing || stats.filesUnindexed == 0) stats
+    else {
+      val built = metadata.definition.read.flatMap(_.tableVersion).fold("an unknown version")(v => s"version $v")
+      val reads = DeltaTables.version(delegate).fold("")(v => s" at version $v")
+      stats.copy(unanswered = stats.unanswered :+ (s"${stats.filesUnindexed} files the Delta table lists$reads are " +
+        s"not in the index built from $built, so they are read: files added after it (refresh() indexes them) " +
+        "or, in an older version, files removed before it"))
+    }
 
   /**
    * The delegate's size less the files the metadata rules out, for Spark's join planning (a

@@ -10,7 +10,9 @@ import org.apache.spark.sql.execution.{ColumnarRule, FileSourceScanExec, SQLExec
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import io.skipstone.query.{ListingStats, SkippingFileIndex}
+import org.apache.spark.sql.SparkSession
+
+import io.skipstone.query.{DeltaScanSkipping, ListingStats, SkippingFileIndex}
 
 /**
  * What Skipstone skipped on one file scan, where Spark shows a scan's work: SQL metrics in the
@@ -121,10 +123,15 @@ object SkippingScanExec {
   /**
    * Before Spark inserts row/columnar transitions: every plan and query stage passes here,
    * adaptive or not ([[Insert]] is also a post-planner rule, so that the initial plan of an
-   * adaptive query, which `df.explain()` shows before it runs, has the node too).
+   * adaptive query, which `df.explain()` shows before it runs, has the node too). Delta scans
+   * are wrapped here too (see [[DeltaScanSkipping]]), then get the node.
    */
-  object Columnar extends ColumnarRule {
-    override def preColumnarTransitions: Rule[SparkPlan] = Insert
+  final case class Columnar(session: SparkSession) extends ColumnarRule {
+    private val deltaScans = DeltaScanSkipping(session)
+
+    override def preColumnarTransitions: Rule[SparkPlan] = new Rule[SparkPlan] {
+      override def apply(plan: SparkPlan): SparkPlan = Insert(deltaScans(plan))
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.ExplainCommand
 import org.apache.spark.sql.types.{DataType, StructType}
 
+import io.skipstone.sources.DeltaTables
 import io.skipstone.sql.commands._
 
 /**
@@ -49,13 +50,28 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
     case DescribeSkippingIndex(target) => Some(DescribeSkippingIndexCommand(target))
     case DescribeSkippingAdvice(target) => Some(DescribeSkippingAdviceCommand(target))
     case DropSkippingIndex(target) => Some(DropSkippingIndexCommand(target))
-    case OptimizeTable(target, layout) => Some(OptimizeCommand(target, layout))
-    case VacuumTable(target, hours, dryRun) => Some(VacuumCommand(target, hours, dryRun))
-    case DescribeHistory(target) => Some(DescribeHistoryCommand(target))
-    case DescribeDetail(target) => Some(DescribeDetailCommand(target))
+    case OptimizeTable(target, layout) => Option.unless(isDeltaTable(target))(OptimizeCommand(target, layout))
+    case VacuumTable(target, hours, dryRun) => Option.unless(isDeltaTable(target))(VacuumCommand(target, hours, dryRun))
+    case DescribeHistory(target) => Option.unless(isDeltaTable(target))(DescribeHistoryCommand(target))
+    case DescribeDetail(target) => Option.unless(isDeltaTable(target))(DescribeDetailCommand(target))
     case ShowSkippingStats => Some(ShowSkippingStatsCommand)
     case SetTableProperties(target, properties) =>
       managedRoot(target).map(root => SetTablePropertiesCommand(target, root, properties))
+  }
+
+  /**
+   * Delta Lake has statements of the same names (OPTIMIZE, VACUUM, DESCRIBE HISTORY, DESCRIBE
+   * DETAIL): on a Delta table they are Delta's, passed on to the parser Skipstone wraps, so that
+   * the order of `spark.sql.extensions` does not decide what they mean.
+   */
+  private def isDeltaTable(target: Target): Boolean = target match {
+    case PathTarget(format, _) if format.equalsIgnoreCase(DeltaTables.Format) => true
+    case _ =>
+      val resolved = try Some(ResolvedTarget(session, target)) catch {
+        case NonFatal(_) => None // no such table: Skipstone's command says so
+      }
+      resolved.exists(r => r.format.equalsIgnoreCase(DeltaTables.Format) ||
+        (!r.isManagedTable(session) && DeltaTables.isTableRoot(session.sessionState.newHadoopConf(), r.root)))
   }
 
   /**
@@ -63,6 +79,7 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
    * meaning. A path names no catalog table, so Spark could not run it: Skipstone reports why.
    */
   private def managedRoot(target: Target): Option[String] = target match {
+    case delta: PathTarget if isDeltaTable(delta) => None // Delta's table properties
     case _: PathTarget => Some(ResolvedTarget(session, target).managedRoot(session, "ALTER TABLE ... SET TBLPROPERTIES"))
     case _: TableName =>
       val resolved = try Some(ResolvedTarget(session, target)) catch {

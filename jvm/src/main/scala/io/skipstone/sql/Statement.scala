@@ -17,8 +17,11 @@ final case class PathTarget(format: String, path: String) extends Target {
 }
 
 object Target {
-  /** Formats whose `format.`path`` names files, as Spark's run-SQL-on-files does. */
-  val FileFormats: Set[String] = Set("parquet", "orc", "json", "csv", "text", "avro")
+  /**
+   * Formats whose `format.`path`` names files, as Spark's run-SQL-on-files does; `delta.`path``
+   * names a Delta Lake table's files (its live ones), as Delta's own SQL does.
+   */
+  val FileFormats: Set[String] = Set("parquet", "orc", "json", "csv", "text", "avro", "delta")
 
   def quote(part: String): String =
     if (part.matches("[A-Za-z_][A-Za-z0-9_]*")) part else s"`${part.replace("`", "``")}`"

@@ -91,6 +91,24 @@ class FileSkipperSuite extends AnyFunSuite {
     assert(stats.filesUnindexed == 1)
   }
 
+  test("a table log's listing (Delta's) identifies a file by path and size, whatever time it records") {
+    val loggedLater = FileStatusWithMetadata(new FileStatus(size(0), false, 1, 1L, 99L, new Path(HandMadeMetadata.path(0))))
+    val byLog = new FileSkipper(metadata(), GreaterThan(temp, Literal(100.0)),
+      QueryRead(dataSchema, built, caseInsensitiveResolution, byPathAndSize = true), SkipVerification.Trusted)
+    val (kept, stats) = byLog.prune(listing(loggedLater))
+    assert(names(kept).isEmpty && stats.filesSkipped == 1)
+    // a plain listing with another modification time is another file
+    val (read, _) = skipper(GreaterThan(temp, Literal(100.0))).prune(listing(loggedLater))
+    assert(names(read) == Seq("part-0.parquet"))
+  }
+
+  test("a table log's listing with another size for an indexed path reads the file") {
+    val byLog = new FileSkipper(metadata(), GreaterThan(temp, Literal(100.0)),
+      QueryRead(dataSchema, built, caseInsensitiveResolution, byPathAndSize = true), SkipVerification.Trusted)
+    val (kept, stats) = byLog.prune(listing(listed(0, length = 5L)))
+    assert(names(kept) == Seq("part-0.parquet") && stats.filesUnindexed == 1)
+  }
+
   test("a file the metadata does not know is read and counted unindexed") {
     val stranger = FileStatusWithMetadata(new FileStatus(7L, false, 1, 1L, 1L, new Path(s"${HandMadeMetadata.Root}/new.parquet")))
     val (kept, stats) = skipper(GreaterThan(temp, Literal(100.0))).prune(listing(stranger, listed(0)))

@@ -1,0 +1,105 @@
+"""Property: on a Delta table, skipping never changes a result, under several read contexts.
+
+Random rows (ints, strings and doubles with NULL, NaN and -0.0) in files whose key ranges
+overlap, so that Delta's own statistics leave most files to Skipstone; random AND/OR/NOT trees
+of comparisons, IN and IS NULL; each run with skipping off and on. Read contexts: Delta's stats
+skipping on (its prepared, pinned listing) and off (its unprepared one), and time travel to a
+version some of whose files were removed since the index was built.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import run_both_ways, run_df_both_ways
+from delta_tables import current_version, require_delta, sql_table, write
+from skipstone import BloomFilter, MinMax, Skipstone, ValueList
+
+SCHEMA = "a int, s string, d double"
+INTS = [None, -3, 0, 1, 2, 5, 8, 12, 40, 41]
+STRINGS = [None, "", "a", "ab", "b", "ba", "c%", "zz"]
+DOUBLES = [None, -1.5, -0.0, 0.0, 0.5, 7.25, float("nan"), float("inf")]
+CONSTANTS = {
+    "a": ["-4", "0", "1", "5", "12", "13", "41", "NULL"],
+    "s": ["''", "'a'", "'ab'", "'b'", "'c%'", "'q'", "NULL"],
+    "d": ["-1.5", "-0.0D", "0.0D", "0.5", "7.25", "CAST('NaN' AS DOUBLE)", "NULL"],
+}
+EXAMPLES = 10
+
+
+@pytest.fixture(autouse=True)
+def delta(spark):
+    require_delta(spark)
+
+
+def random_rows(rng: random.Random, n: int) -> list[tuple]:
+    """Rows whose values come from a few of each pool, so that commits differ and indexes can tell them apart."""
+    ints, strings, doubles = rng.sample(INTS, 3), rng.sample(STRINGS, 3), rng.sample(DOUBLES, 3)
+    return [(rng.choice(ints), rng.choice(strings), rng.choice(doubles)) for _ in range(n)]
+
+
+def leaf(rng: random.Random) -> str:
+    column = rng.choice(list(CONSTANTS))
+    constants = CONSTANTS[column]
+    kind = rng.randrange(4)
+    if kind == 0:
+        return f"{column} {rng.choice(['=', '<', '<=', '>', '>=', '<=>', '!='])} {rng.choice(constants)}"
+    if kind == 1:
+        return f"{column} IN ({', '.join(rng.sample(constants, 3))})"
+    if kind == 2:
+        return f"{column} IS {rng.choice(['', 'NOT '])}NULL"
+    return f"NOT ({column} = {rng.choice(constants)})"
+
+
+def predicate(rng: random.Random, depth: int = 2) -> str:
+    if depth == 0 or rng.random() < 0.3:
+        return leaf(rng)
+    op = rng.choice(["AND", "OR"])
+    return f"({predicate(rng, depth - 1)} {op} {predicate(rng, depth - 1)})"
+
+
+@pytest.fixture
+def table(spark, tmp_path):
+    """Six files written in three commits, indexed; then one more commit and a removed file."""
+    rng = random.Random(20261126)
+    path = str(tmp_path / "t")
+    for _ in range(3):
+        write(spark, path, random_rows(rng, 120), SCHEMA, files=2)
+    indexed = current_version(spark, path)
+    Skipstone.for_path(spark, path, format="delta").build(
+        BloomFilter("a"), ValueList("s"), MinMax("d"), MinMax("a"))
+    write(spark, path, random_rows(rng, 40), SCHEMA)
+    spark.sql(f"DELETE FROM {sql_table(path)} WHERE a = 12")
+    return path, indexed, rng
+
+
+def test_random_predicates_return_what_delta_alone_returns(spark, table):
+    path, _, rng = table
+    skipped = 0
+    for _ in range(EXAMPLES):
+        where = predicate(rng)
+        _, stats = run_both_ways(spark, f"SELECT * FROM {sql_table(path)} WHERE {where}", parquet_pushdown=False)
+        skipped += stats.files_skipped
+    assert skipped > 0
+
+
+def test_random_predicates_without_deltas_stats_skipping(spark, table):
+    path, _, rng = table
+    spark.conf.set("spark.databricks.delta.stats.skipping", "false")
+    try:
+        for _ in range(EXAMPLES):
+            run_both_ways(spark, f"SELECT * FROM {sql_table(path)} WHERE {predicate(rng)}", parquet_pushdown=False)
+    finally:
+        spark.conf.unset("spark.databricks.delta.stats.skipping")
+
+
+def test_random_predicates_on_the_indexed_version_by_time_travel(spark, table):
+    path, indexed, rng = table
+    skipped = 0
+    for _ in range(EXAMPLES):
+        where = predicate(rng)
+        _, stats = run_df_both_ways(
+            spark, lambda: spark.read.format("delta").option("versionAsOf", indexed).load(path).where(where))
+        skipped += stats.files_skipped
+    assert skipped > 0
