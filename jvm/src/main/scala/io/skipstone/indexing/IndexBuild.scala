@@ -256,8 +256,7 @@ object IndexBuild extends Logging {
    * which Delta prunes itself.
    */
   private def checkDelta(session: SparkSession, source: BuildSource, data: DataFrame, columns: Seq[ResolvedColumn]): Unit = {
-    val relation = SourceRelation.of(data)
-    if (relation.isDelta) {
+    SourceRelation.find(data).filter(_.isDelta).foreach { relation =>
       val mapped = DeltaTables.mappedColumns(relation.relation)
       if (mapped.nonEmpty) throw new IndexBuildError(s"the Delta table ${source.name} uses column mapping (columns " +
         s"${mapped.mkString(", ")} are stored under other names in its files); Skipstone indexes Delta tables without column mapping")

@@ -85,9 +85,18 @@ object SourceRelation {
   val FilesSchema: StructType = StructType(Seq(StructField("path", StringType), StructField("size", LongType),
     StructField("mtime", LongType), StructField("fingerprint", StringType)))
 
+  /** The one file relation `df` reads, if it reads exactly one (a managed table's schema-only frame reads none). */
+  def find(df: DataFrame): Option[SourceRelation] = relations(df) match {
+    case Seq(one) => Some(one)
+    case _ => None
+  }
+
+  private def relations(df: DataFrame): Seq[SourceRelation] =
+    df.asInstanceOf[ClassicDataset[_]].queryExecution.analyzed
+      .collect { case LogicalRelation(fs: HadoopFsRelation, _, table, _, _) => SourceRelation(fs, table) }
+
   def of(df: DataFrame): SourceRelation = {
-    val plan = df.asInstanceOf[ClassicDataset[_]].queryExecution.analyzed
-    plan.collect { case LogicalRelation(fs: HadoopFsRelation, _, table, _, _) => SourceRelation(fs, table) } match {
+    relations(df) match {
       case Seq(one) => one
       case Seq() => throw new IllegalArgumentException(
         "the DataFrame does not read files through a file source (Parquet, ORC, CSV, JSON, ...); " +
