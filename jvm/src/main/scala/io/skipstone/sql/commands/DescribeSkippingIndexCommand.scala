@@ -20,9 +20,12 @@ final case class DescribeSkippingIndexCommand(target: Target) extends SkipstoneC
       case Some((version, tableDir, definition)) =>
         val filesIndexed = session.read.parquet(tableDir.toString).count()
         val metadataDir = MetadataStore.metadataDir(session, dataset.root).toString
-        (JsonMethods.parse(definition) \ "indexes").children.map { ix =>
+        val parsed = JsonMethods.parse(definition)
+        // a Delta table's index is pinned to the table version it was built from
+        val tableVersion = (parsed \ "read" \ "tableVersion").extractOpt[Long].map(Long.box).orNull
+        (parsed \ "indexes").children.map { ix =>
           Row((ix \ "name").extract[String], (ix \ "kind").extract[String], (ix \ "columns").extract[Seq[String]],
-            version, filesIndexed, dataset.root, metadataDir)
+            version, filesIndexed, dataset.root, metadataDir, tableVersion)
         }
       case _ => Nil
     }
@@ -31,5 +34,5 @@ final case class DescribeSkippingIndexCommand(target: Target) extends SkipstoneC
 
 object DescribeSkippingIndexCommand {
   val Schema: StructType = StructType.fromDDL("index STRING, kind STRING, columns ARRAY<STRING>, version BIGINT, " +
-    "files_indexed BIGINT, dataset STRING, metadata_dir STRING")
+    "files_indexed BIGINT, dataset STRING, metadata_dir STRING, table_version BIGINT")
 }
