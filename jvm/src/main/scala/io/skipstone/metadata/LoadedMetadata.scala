@@ -68,18 +68,26 @@ final class LoadedMetadata(val version: Long, declared: DatasetIndex, columns: M
     else byPath(utf8)
   }
 
-  /** The position of the file if `listed` (size, mtime as Spark listed it) agrees with its metadata, else -1. */
-  def freshPosition(path: String, size: Long, modificationTime: Long, guess: Int = -1): Int = {
+  /**
+   * The position of the file if the listing agrees with its metadata, else -1: size and
+   * modification time as Spark listed them, and the ETag where both the listing and the
+   * metadata have one (object stores list it at no extra request; see [[FileIdentity.listed]]).
+   */
+  def freshPosition(path: String, size: Long, modificationTime: Long, listedFingerprint: Option[String],
+                    guess: Int): Int = {
     val i = position(path, guess)
-    if (i >= 0 && sizes.getLong(i) == size && mtimes.getLong(i) == modificationTime) i else -1
+    if (i >= 0 && sizes.getLong(i) == size && mtimes.getLong(i) == modificationTime &&
+      !FileIdentity.contradicts(recordedFingerprint(i), listedFingerprint)) i else -1
   }
+
+  private def recordedFingerprint(file: Int): Option[String] =
+    fingerprints.filterNot(_.isNullAt(file)).map(_.getUTF8String(file).toString)
 
   def path(file: Int): String = paths.getUTF8String(file).toString
   def rowCount(file: Int): Long = numRows.getLong(file)
 
   /** The identity of the file when it was indexed. */
-  def identity(file: Int): FileIdentity = FileIdentity(sizes.getLong(file), mtimes.getLong(file),
-    fingerprints.filterNot(_.isNullAt(file)).map(_.getUTF8String(file).toString))
+  def identity(file: Int): FileIdentity = FileIdentity(sizes.getLong(file), mtimes.getLong(file), recordedFingerprint(file))
 
   private val derivedObjects = new java.util.concurrent.ConcurrentHashMap[Any, AnyRef]()
 
