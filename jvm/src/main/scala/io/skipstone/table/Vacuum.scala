@@ -159,8 +159,13 @@ object Vacuum {
     val usedSamples = kept.flatMap(_.properties.get("layout.sample")).map(p => new Path(root + "/" + p).getName).toSet
     val samples = sampleDirs.filterNot(s => usedSamples(s.getPath.getName))
 
-    def aged(kind: String, entries: Seq[FileStatus]) = entries.filter(s => s.getModificationTime < cutoff && !leased(s))
-      .map(s => Candidate(s.getPath, kind, fs.getContentSummary(s.getPath).getLength))
+    // A directory's age is that of the newest file in it: object stores keep no time for a
+    // directory (S3A reports the listing's). One recursive listing gives the age and the size.
+    def aged(kind: String, entries: Seq[FileStatus]) = entries.flatMap { s =>
+      val (newest, size) = contents(fs, s.getPath)
+      val written = new FileStatus(size, true, 0, 0L, newest.getOrElse(Long.MinValue), s.getPath)
+      Option.when(written.getModificationTime < cutoff && !leased(written))(Candidate(s.getPath, kind, size))
+    }
     val lapsedLeases = lapsed.flatMap(status(fs, _)).map(s => Candidate(s.getPath, "lease", s.getLen))
     data ++ absorbed ++ orphans ++ metadata ++ aged("sample", samples) ++ aged("staging", staging) ++ lapsedLeases
   }
@@ -171,6 +176,19 @@ object Vacuum {
       val keptVersions = kept.map(_.version).toSet
       all.filter(s => keptVersions(s.version) || s.version >= from)
     }
+
+  /** The modification time of the newest file under `dir` (None when it holds none) and their bytes. */
+  private def contents(fs: FileSystem, dir: Path): (Option[Long], Long) = {
+    val files = fs.listFiles(dir, true)
+    var newest = Option.empty[Long]
+    var bytes = 0L
+    while (files.hasNext) {
+      val f = files.next()
+      newest = Some(newest.fold(f.getModificationTime)(math.max(_, f.getModificationTime)))
+      bytes += f.getLen
+    }
+    (newest, bytes)
+  }
 
   private def sameDir(p: Path, staging: String): Boolean =
     Try(p.toUri.getPath.stripSuffix("/") == new Path(staging).toUri.getPath.stripSuffix("/")).getOrElse(false)
