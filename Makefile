@@ -127,7 +127,8 @@ test-jvm: $(JAR)
 # Managed tables and skipping datasets on S3 (docs/object-stores.md): moto's S3 server (dev extra)
 # on a free port of 127.0.0.1, S3A's jars (hadoop-aws 3.5.0 and the AWS SDK modules it
 # needs) fetched once from Maven Central into .cache/s3-jars, both named to the tests' Spark in
-# SKIPSTONE_TEST_CONF. Without them (make test) those tests are skipped. About 5 minutes.
+# SKIPSTONE_TEST_CONF. Without them (make test) those tests are skipped. About 15 minutes on 2
+# cores, 11 of them the store-agnostic table suite (tests/stores/table_suite.py) on S3.
 test-s3: install $(JAR)
 	conf="$$($(PY) tests/stores/s3_store.py conf)" && SKIPSTONE_TEST_CONF="$$conf" $(PY) -m pytest -q tests/stores/test_s3_*.py
 
