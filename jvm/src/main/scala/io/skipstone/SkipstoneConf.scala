@@ -22,8 +22,9 @@ object SkipstoneConf {
   /**
    * Which files about to be skipped are first checked against the file system (see
    * `SkipVerification`): `auto` (default) all but a managed table's, which are immutable and
-   * listed from its manifest; `always` every one; `listing` none: the size and modification
-   * time Spark listed are trusted, for datasets whose files are never rewritten in place.
+   * listed from its manifest; `always` every one; `listing` none: the size, modification
+   * time and (object stores) ETag Spark listed are trusted, for datasets whose files are never
+   * rewritten in place.
    */
   val VerifySkippedFiles: String = QueryConf.VerifySkippedFiles
 

@@ -23,10 +23,28 @@ object FileIdentity {
   def of(status: FileStatus): FileIdentity =
     FileIdentity(status.getLen, status.getModificationTime, fingerprint(status))
 
-  private def fingerprint(status: FileStatus): Option[String] = status match {
-    case e: EtagSource => Option(e.getEtag).filter(_.nonEmpty).map("etag:" + _)
-    case _ if status.getPath.toUri.getScheme == "file" => localIdentity(status.getPath).flatMap(_.fingerprint)
+  private def fingerprint(status: FileStatus): Option[String] =
+    listed(status).orElse(
+      if (status.getPath.toUri.getScheme == "file") localIdentity(status.getPath).flatMap(_.fingerprint) else None)
+
+  /**
+   * The fingerprint a listing already carries, with no file-system call: the ETag of object
+   * stores (S3A, ABFS and GCS list it with each object). None elsewhere.
+   */
+  def listed(status: FileStatus): Option[String] = status match {
+    case e: EtagSource => Option(e.getEtag).filter(_.nonEmpty).map(EtagPrefix + _)
     case _ => None
+  }
+
+  private val EtagPrefix = "etag:"
+
+  /**
+   * Whether a listed fingerprint shows that the file is no longer the one recorded: both are
+   * ETags and they differ. Anything else (no ETag on either side) leaves it to size and time.
+   */
+  def contradicts(recorded: Option[String], listed: Option[String]): Boolean = (recorded, listed) match {
+    case (Some(r), Some(l)) => r.startsWith(EtagPrefix) && l.startsWith(EtagPrefix) && r != l
+    case _ => false
   }
 
   private def localIdentity(path: Path): Option[FileIdentity] = Try {

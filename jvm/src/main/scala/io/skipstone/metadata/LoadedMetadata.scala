@@ -69,21 +69,27 @@ final class LoadedMetadata(val version: Long, declared: DatasetIndex, columns: M
   }
 
   /**
-   * The position of the file if `listed` (size, mtime as Spark listed it) agrees with its metadata, else -1.
+   * The position of the file if the listing agrees with its metadata, else -1: size and
+   * modification time as Spark listed them, and the ETag where both the listing and the
+   * metadata have one (object stores list it at no extra request; see [[FileIdentity.listed]]).
    * `byPathAndSize`: the listing comes from a log of immutable, uniquely named files (Delta's),
    * where path and size identify a file and the time is only what the log recorded.
    */
-  def freshPosition(path: String, size: Long, modificationTime: Long, guess: Int = -1, byPathAndSize: Boolean = false): Int = {
+  def freshPosition(path: String, size: Long, modificationTime: Long, listedFingerprint: Option[String],
+                    guess: Int, byPathAndSize: Boolean = false): Int = {
     val i = position(path, guess)
-    if (i >= 0 && sizes.getLong(i) == size && (byPathAndSize || mtimes.getLong(i) == modificationTime)) i else -1
+    if (i >= 0 && sizes.getLong(i) == size && (byPathAndSize || mtimes.getLong(i) == modificationTime) &&
+      !FileIdentity.contradicts(recordedFingerprint(i), listedFingerprint)) i else -1
   }
+
+  private def recordedFingerprint(file: Int): Option[String] =
+    fingerprints.filterNot(_.isNullAt(file)).map(_.getUTF8String(file).toString)
 
   def path(file: Int): String = paths.getUTF8String(file).toString
   def rowCount(file: Int): Long = numRows.getLong(file)
 
   /** The identity of the file when it was indexed. */
-  def identity(file: Int): FileIdentity = FileIdentity(sizes.getLong(file), mtimes.getLong(file),
-    fingerprints.filterNot(_.isNullAt(file)).map(_.getUTF8String(file).toString))
+  def identity(file: Int): FileIdentity = FileIdentity(sizes.getLong(file), mtimes.getLong(file), recordedFingerprint(file))
 
   private val derivedObjects = new java.util.concurrent.ConcurrentHashMap[Any, AnyRef]()
 

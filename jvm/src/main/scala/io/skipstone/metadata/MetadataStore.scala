@@ -1,5 +1,6 @@
 package io.skipstone.metadata
 
+import java.io.FileNotFoundException
 import java.nio.charset.StandardCharsets
 import java.security.MessageDigest
 import java.util.UUID
@@ -7,7 +8,7 @@ import java.util.UUID
 import scala.util.Try
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileAlreadyExistsException, FileContext, FileSystem, Options, Path}
+import org.apache.hadoop.fs.{FileAlreadyExistsException, FileContext, FileStatus, FileSystem, Options, Path}
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
 
@@ -66,13 +67,13 @@ object MetadataStore {
   /** The published versions, oldest first. */
   def versions(session: SparkSession, dir: Path): Seq[Long] = versions(session.sessionState.newHadoopConf(), dir)
 
-  def versions(conf: Configuration, dir: Path): Seq[Long] = {
-    val fs = dir.getFileSystem(conf)
-    if (!fs.exists(dir)) Seq.empty
-    else fs.listStatus(dir).toSeq.filter(_.isDirectory).map(_.getPath.getName).collect {
-      case VersionName(n) => n.toLong
-    }.sorted
-  }
+  def versions(conf: Configuration, dir: Path): Seq[Long] =
+    // one listing, no existence check first: on object stores that check costs requests of its own
+    versionsIn(try dir.getFileSystem(conf).listStatus(dir).toSeq catch { case _: FileNotFoundException => Nil })
+
+  /** The published versions among a listing of the metadata directory, oldest first. */
+  def versionsIn(listing: Seq[FileStatus]): Seq[Long] =
+    listing.filter(_.isDirectory).map(_.getPath.getName).collect { case VersionName(n) => n.toLong }.sorted
 
   def newStagingDir(session: SparkSession, datasetRoot: String): Path =
     new Path(metadataDir(session, FilePaths.requireUnescaped(datasetRoot)), s"_staging-${UUID.randomUUID()}")

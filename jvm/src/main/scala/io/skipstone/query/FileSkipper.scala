@@ -209,8 +209,8 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
           while (n < until) {
             val f = listing(n)
             paths(n) = spelling(f)
-            positions(n) = metadata.freshPosition(paths(n), f.getLen, f.getModificationTime, guess = previous + 1,
-              byPathAndSize = read.byPathAndSize)
+            positions(n) = metadata.freshPosition(paths(n), f.getLen, f.getModificationTime,
+              FileIdentity.listed(f.fileStatus), guess = previous + 1, byPathAndSize = read.byPathAndSize)
             if (positions(n) >= 0) previous = positions(n)
             n += 1
           }
@@ -232,7 +232,8 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
           val f = listing(n)
           paths(n) = spelling(f)
           ruledOut.get(paths(n)).filter(r => r.identity.size == f.getLen &&
-              (read.byPathAndSize || r.identity.modificationTime == f.getModificationTime))
+              (read.byPathAndSize || r.identity.modificationTime == f.getModificationTime) &&
+              !FileIdentity.contradicts(r.identity.fingerprint, FileIdentity.listed(f.fileStatus)))
             .foreach { r => candidates.ruledOut(candidates.count) = r; candidates.add(n, -1) }
         }
       case _ => // nothing to rule out, or no session to evaluate with: no candidates

@@ -38,8 +38,8 @@ object SkipVerification {
     /** Every file, a managed table's too. */
     case object Always extends Policy("always")
     /**
-     * No file: the size and modification time Spark listed, which must already equal the
-     * indexed ones, are trusted. Right for datasets whose files are never rewritten in place
+     * No file: the size and modification time Spark listed (and the ETag, where the listing
+     * has one), which must already equal the indexed ones, are trusted. Right for datasets whose files are never rewritten in place
      * (Spark, Hive, Delta and Iceberg writers all write new names); at a million files it is
      * most of planning.
      */

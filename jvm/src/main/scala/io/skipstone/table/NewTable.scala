@@ -48,6 +48,7 @@ object NewTable {
       s"$table is already a Skipstone table; open it, or append to it")
     if (holdsOtherFiles(session, root)) throw new IllegalArgumentException(
       s"$table: $root exists and is not empty; create a table in a new directory")
+    TableLog.requireSafeCommits(conf, root) // before the sample and the schema summary are written
     val resolver = session.sessionState.conf.resolver
     val specColumns = (spec \ "columns") match {
       case JArray(cs) => Some(cs.collect { case JString(c) => c })

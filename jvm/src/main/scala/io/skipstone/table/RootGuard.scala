@@ -13,6 +13,9 @@ import org.apache.hadoop.fs.{FileSystem, Path}
  * have been edited; nothing they name outside the root is ever touched.
  */
 class RootGuard(fs: FileSystem, qualifiedRoot: Path) {
+  /** The table's root, qualified: every path this guard allows is under it. */
+  def root: Path = qualifiedRoot
+
   private val rootUri = qualifiedRoot.toUri.normalize()
   private val prefix = rootUri.getPath.stripSuffix("/") + "/"
   private lazy val realRoot = Try(Paths.get(rootUri).toRealPath()).toOption

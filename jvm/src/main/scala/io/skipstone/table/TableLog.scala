@@ -1,5 +1,6 @@
 package io.skipstone.table
 
+import java.io.FileNotFoundException
 import java.nio.charset.StandardCharsets
 
 import scala.annotation.tailrec
@@ -22,12 +23,22 @@ object TableLog {
 
   def versions(conf: Configuration, root: String): Seq[Long] = {
     val dir = logDir(root)
-    val fs = dir.getFileSystem(conf)
-    if (!fs.exists(dir)) Seq.empty
-    else fs.listStatus(dir).toSeq.map(_.getPath.getName).collect { case EntryName(n) => n.toLong }.sorted
+    // one listing, no existence check first: on object stores that check costs requests of its own
+    val entries = try dir.getFileSystem(conf).listStatus(dir).toSeq catch { case _: FileNotFoundException => Nil }
+    entries.map(_.getPath.getName).collect { case EntryName(n) => n.toLong }.sorted
   }
 
   def latestVersion(conf: Configuration, root: String): Option[Long] = versions(conf, root).lastOption
+
+  /**
+   * Throws [[UnsafeCommit]] when `root`'s store cannot publish a log entry only if it is absent
+   * (see [[PutIfAbsent]]): writers ask before they write anything.
+   */
+  def requireSafeCommits(conf: Configuration, root: String): Unit = {
+    val probe = entry(root, 1)
+    val fs = probe.getFileSystem(conf)
+    PutIfAbsent.method(fs, fs.makeQualified(probe), conf)
+  }
 
   def read(conf: Configuration, root: String, version: Long): Snapshot = {
     val file = entry(root, version)

@@ -65,7 +65,9 @@ final class TableTransaction private (private val session: SparkSession, val roo
     val tableSchema = TableTransaction.schemaOf(properties)
     if (roles.isEmpty && base.version > 0) refuseWithoutPython(tableSchema)
     val staging = TableTransaction.stagingDir(root, step)
-    val fs = staging.getFileSystem(session.sessionState.newHadoopConf())
+    val conf = session.sessionState.newHadoopConf()
+    val fs = staging.getFileSystem(conf)
+    TableLog.requireSafeCommits(conf, root) // before anything is written
     val lease = WriterLeases.acquire(session, root, step, staging.toString, base.version)
     // What this transaction made so far: its clean-up removes exactly these. Set once each exists.
     var written = Seq.empty[BlockFiles.Written]

@@ -1,5 +1,6 @@
 package io.skipstone.table
 
+import java.io.FileNotFoundException
 import java.nio.charset.StandardCharsets
 import java.util.UUID
 
@@ -82,7 +83,7 @@ object Vacuum {
         if (planned.nonEmpty) {
           val intent = writeIntent(fs, root, cutoff, planned)
           Failpoints.check("vacuum.afterIntent")
-          deleteAll(fs, planned)
+          deleteAll(fs, guard.root, planned)
           Failpoints.check("vacuum.beforeIntentRemoved")
           fs.delete(intent, false)
         }
@@ -114,9 +115,15 @@ object Vacuum {
     val container = new Path(root, TableLog.ContainerDir)
     val metadataDir = MetadataStore.metadataDir(session, root)
     val inRoot = fs.listStatus(new Path(root)).toSeq
-    val metadataVersions = MetadataStore.versions(session, metadataDir)
+    // Skipstone's data files live in the root: their statuses come from this one listing, not
+    // from a request per file (on object stores each costs a HEAD)
+    val inRootByName = inRoot.iterator.map(s => s.getPath.getName -> s).toMap
+    def statusInRoot(relative: String): Option[FileStatus] =
+      if (relative.contains("/")) status(fs, new Path(root + "/" + relative)) else inRootByName.get(relative)
+    val inMetadataDir = children(fs, metadataDir)
+    val metadataVersions = MetadataStore.versionsIn(inMetadataDir)
       .flatMap(v => status(fs, MetadataStore.definitionFile(MetadataStore.versionDir(metadataDir, v))).map(v -> _))
-    val metadataStaging = children(fs, metadataDir).filter(s => s.getPath.getName.startsWith("_staging-"))
+    val metadataStaging = inMetadataDir.filter(s => s.getPath.getName.startsWith("_staging-"))
     val sampleDirs = children(fs, new Path(container, "sample"))
     val staging = children(fs, new Path(container, "staging")) ++ metadataStaging
 
@@ -129,13 +136,13 @@ object Vacuum {
       leasedSince.exists(s.getModificationTime >= _) || leases.exists(_.staging.exists(st => sameDir(s.getPath, st)))
     val live = kept.flatMap(_.files.map(_.path)).toSet
     val known = all.iterator.flatMap(_.files.iterator.map(_.path)).toSet
-    val data = (known -- live).toSeq.sorted.flatMap(p => status(fs, new Path(root + "/" + p)))
+    val data = (known -- live).toSeq.sorted.flatMap(statusInRoot)
       .map(s => Candidate(s.getPath, "data", s.getLen))
 
     // Another writer's file is table data until an optimize absorbed it in every retained version.
     // ...and only while it holds the bytes absorbed: a file its writer replaced under the same name is new data.
     val absorbed = kept.map(_.absorbed).reduceOption(_ intersect _).getOrElse(Set.empty).toSeq.sortBy(_.path)
-      .flatMap(a => status(fs, new Path(root + "/" + a.path)).filter(a.matches))
+      .flatMap(a => statusInRoot(a.path).filter(a.matches))
       .map(s => Candidate(s.getPath, "absorbed", s.getLen))
 
     val orphans = inRoot.filter { s =>
@@ -152,8 +159,13 @@ object Vacuum {
     val usedSamples = kept.flatMap(_.properties.get("layout.sample")).map(p => new Path(root + "/" + p).getName).toSet
     val samples = sampleDirs.filterNot(s => usedSamples(s.getPath.getName))
 
-    def aged(kind: String, entries: Seq[FileStatus]) = entries.filter(s => s.getModificationTime < cutoff && !leased(s))
-      .map(s => Candidate(s.getPath, kind, fs.getContentSummary(s.getPath).getLength))
+    // A directory's age is that of the newest file in it: object stores keep no time for a
+    // directory (S3A reports the listing's). One recursive listing gives the age and the size.
+    def aged(kind: String, entries: Seq[FileStatus]) = entries.flatMap { s =>
+      val (newest, size) = contents(fs, s.getPath)
+      val written = new FileStatus(size, true, 0, 0L, newest.getOrElse(Long.MinValue), s.getPath)
+      Option.when(written.getModificationTime < cutoff && !leased(written))(Candidate(s.getPath, kind, size))
+    }
     val lapsedLeases = lapsed.flatMap(status(fs, _)).map(s => Candidate(s.getPath, "lease", s.getLen))
     data ++ absorbed ++ orphans ++ metadata ++ aged("sample", samples) ++ aged("staging", staging) ++ lapsedLeases
   }
@@ -165,13 +177,27 @@ object Vacuum {
       all.filter(s => keptVersions(s.version) || s.version >= from)
     }
 
+  /** The modification time of the newest file under `dir` (None when it holds none) and their bytes. */
+  private def contents(fs: FileSystem, dir: Path): (Option[Long], Long) = {
+    val files = fs.listFiles(dir, true)
+    var newest = Option.empty[Long]
+    var bytes = 0L
+    while (files.hasNext) {
+      val f = files.next()
+      newest = Some(newest.fold(f.getModificationTime)(math.max(_, f.getModificationTime)))
+      bytes += f.getLen
+    }
+    (newest, bytes)
+  }
+
   private def sameDir(p: Path, staging: String): Boolean =
     Try(p.toUri.getPath.stripSuffix("/") == new Path(staging).toUri.getPath.stripSuffix("/")).getOrElse(false)
 
   private def status(fs: FileSystem, p: Path): Option[FileStatus] = Try(fs.getFileStatus(p)).toOption
 
+  /** One listing, no existence check first (on object stores that check costs requests of its own). */
   private def children(fs: FileSystem, dir: Path): Seq[FileStatus] =
-    if (fs.exists(dir)) fs.listStatus(dir).toSeq else Seq.empty
+    try fs.listStatus(dir).toSeq catch { case _: FileNotFoundException => Seq.empty }
 
   // -- deletion intents ---------------------------------------------------------------------
 
@@ -227,15 +253,39 @@ object Vacuum {
       case "staging" => Set.empty
       case _ => live
     }
-    deleteAll(fs, listed.filter(c => guard.allows(c.path) && deletable(c)))
+    deleteAll(fs, guard.root, listed.filter(c => guard.allows(c.path) && deletable(c)))
     fs.delete(intent, false)
   }
 
-  private def deleteAll(fs: FileSystem, planned: Seq[Candidate]): Unit =
-    planned.zipWithIndex.foreach { case (c, i) =>
-      if (i == planned.size / 2) Failpoints.check("vacuum.halfDeleted")
-      fs.delete(c.path, true)
+  /** Kinds whose candidates are directories, deleted with what they hold. */
+  private val DirectoryKinds = Set("metadata", "sample", "staging")
+
+  /**
+   * Deletes the planned paths, half of them before the failpoint `vacuum.halfDeleted`. Files go
+   * through the store's bulk delete: on S3 one request per page of them, where a plain delete
+   * costs a HEAD, a DELETE and a LIST (for the parent's marker) per file. Directories are
+   * deleted one by one, with what they hold.
+   */
+  private def deleteAll(fs: FileSystem, root: Path, planned: Seq[Candidate]): Unit = if (planned.nonEmpty) {
+    val (first, second) = planned.splitAt(planned.size / 2)
+    deletePaths(fs, root, first)
+    Failpoints.check("vacuum.halfDeleted")
+    deletePaths(fs, root, second)
+  }
+
+  private def deletePaths(fs: FileSystem, root: Path, candidates: Seq[Candidate]): Unit = {
+    val (directories, files) = candidates.partition(c => DirectoryKinds(c.kind))
+    if (files.nonEmpty) {
+      val bulk = fs.createBulkDelete(root)
+      try files.map(_.path).grouped(bulk.pageSize()).foreach { page =>
+        val failed = bulk.bulkDelete(page.asJava).asScala
+        if (failed.nonEmpty) throw new java.io.IOException(s"vacuum of $root could not delete " +
+          failed.take(3).map(f => s"${f.getKey} (${f.getValue})").mkString(", ") +
+          (if (failed.size > 3) s" and ${failed.size - 3} more" else ""))
+      } finally bulk.close()
     }
+    directories.foreach(c => fs.delete(c.path, true))
+  }
 }
 
 /** Why a vacuum did not start (bad retention, not a table); nothing was deleted. */
