@@ -1,6 +1,5 @@
 package io.skipstone.metadata
 
-import java.io.FileNotFoundException
 import java.nio.charset.StandardCharsets
 import java.security.MessageDigest
 import java.util.UUID
@@ -69,7 +68,7 @@ object MetadataStore {
 
   def versions(conf: Configuration, dir: Path): Seq[Long] =
     // one listing, no existence check first: on object stores that check costs requests of its own
-    versionsIn(try dir.getFileSystem(conf).listStatus(dir).toSeq catch { case _: FileNotFoundException => Nil })
+    versionsIn(DirectoryListing.orEmpty(dir.getFileSystem(conf), dir))
 
   /** The published versions among a listing of the metadata directory, oldest first. */
   def versionsIn(listing: Seq[FileStatus]): Seq[Long] =

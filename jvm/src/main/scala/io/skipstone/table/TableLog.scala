@@ -1,12 +1,13 @@
 package io.skipstone.table
 
-import java.io.FileNotFoundException
 import java.nio.charset.StandardCharsets
 
 import scala.annotation.tailrec
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
+
+import io.skipstone.metadata.DirectoryListing
 
 /**
  * The log of a managed table: `<root>/_skipstone/log/<version, 20 digits>.json`, one entry per
@@ -24,7 +25,7 @@ object TableLog {
   def versions(conf: Configuration, root: String): Seq[Long] = {
     val dir = logDir(root)
     // one listing, no existence check first: on object stores that check costs requests of its own
-    val entries = try dir.getFileSystem(conf).listStatus(dir).toSeq catch { case _: FileNotFoundException => Nil }
+    val entries = DirectoryListing.orEmpty(dir.getFileSystem(conf), dir)
     entries.map(_.getPath.getName).collect { case EntryName(n) => n.toLong }.sorted
   }
 

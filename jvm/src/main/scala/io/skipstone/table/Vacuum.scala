@@ -1,6 +1,5 @@
 package io.skipstone.table
 
-import java.io.FileNotFoundException
 import java.nio.charset.StandardCharsets
 import java.util.UUID
 
@@ -15,7 +14,7 @@ import org.json4s._
 import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
-import io.skipstone.metadata.{MetadataCache, MetadataStore}
+import io.skipstone.metadata.{DirectoryListing, MetadataCache, MetadataStore}
 
 /**
  * Deletes what no retained version of a managed table needs, and nothing else.
@@ -197,7 +196,7 @@ object Vacuum {
 
   /** One listing, no existence check first (on object stores that check costs requests of its own). */
   private def children(fs: FileSystem, dir: Path): Seq[FileStatus] =
-    try fs.listStatus(dir).toSeq catch { case _: FileNotFoundException => Seq.empty }
+    DirectoryListing.orEmpty(fs, dir)
 
   // -- deletion intents ---------------------------------------------------------------------
 
