@@ -162,7 +162,9 @@ object Vacuum {
     // directory (S3A reports the listing's). One recursive listing gives the age and the size.
     def aged(kind: String, entries: Seq[FileStatus]) = entries.flatMap { s =>
       val (newest, size) = contents(fs, s.getPath)
-      val written = new FileStatus(size, true, 0, 0L, newest.getOrElse(Long.MinValue), s.getPath)
+      // an empty directory is as old as itself: a writer may have just made it (on S3, where
+      // directories have no time of their own, that is the listing's: never aged, never removed)
+      val written = new FileStatus(size, true, 0, 0L, newest.getOrElse(s.getModificationTime), s.getPath)
       Option.when(written.getModificationTime < cutoff && !leased(written))(Candidate(s.getPath, kind, size))
     }
     val lapsedLeases = lapsed.flatMap(status(fs, _)).map(s => Candidate(s.getPath, "lease", s.getLen))
