@@ -162,9 +162,12 @@ object Vacuum {
     // directory (S3A reports the listing's). One recursive listing gives the age and the size.
     def aged(kind: String, entries: Seq[FileStatus]) = entries.flatMap { s =>
       val (newest, size) = contents(fs, s.getPath)
-      // an empty directory is as old as itself: a writer may have just made it (on S3, where
-      // directories have no time of their own, that is the listing's: never aged, never removed)
-      val written = new FileStatus(size, true, 0, 0L, newest.getOrElse(s.getModificationTime), s.getPath)
+      // An empty directory is as old as itself where directories are real (a writer may have
+      // just made it and is about to write into it). On an object store a directory is only a
+      // marker whose time is the listing's: an empty one holds nothing and writing under its
+      // prefix does not need it, so it is removable.
+      val emptySince = if (RealDirectories.contains(fs.getScheme)) s.getModificationTime else Long.MinValue
+      val written = new FileStatus(size, true, 0, 0L, newest.getOrElse(emptySince), s.getPath)
       Option.when(written.getModificationTime < cutoff && !leased(written))(Candidate(s.getPath, kind, size))
     }
     val lapsedLeases = lapsed.flatMap(status(fs, _)).map(s => Candidate(s.getPath, "lease", s.getLen))
@@ -260,6 +263,8 @@ object Vacuum {
 
   /** Kinds whose candidates are directories, deleted with what they hold. */
   private val DirectoryKinds = Set("metadata", "sample", "staging")
+  /** File systems whose directories exist on their own, with a time of their own. */
+  private val RealDirectories = Set("file", "hdfs", "viewfs")
 
   /**
    * Deletes the planned paths, half of them before the failpoint `vacuum.halfDeleted`. Files go
