@@ -347,6 +347,32 @@ def test_threads_rewriting_the_same_blocks_one_commits_and_the_others_are_told(s
     assert data_files_on_store(spark, t.root) == {f.path for f in base.files} | {f.path for f in t.current().files}
 
 
+def test_commits_racing_from_one_version_all_land_in_order(spark, store_root):
+    """Writers that do not conflict (property changes) all read version 1: each loser of a
+    version rebases onto the winner's and commits the next, none is lost or overwritten."""
+    from skipstone.table import manifest
+
+    t = new_table(spark, store_root, "racing_properties", rows=100)
+    errors: list[BaseException] = []
+
+    def set_property(k: int) -> None:
+        try:
+            manifest.commit(spark, t.root, 1, "SET PROPERTIES", [], properties={f"p{k}": str(k)})
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=set_property, args=(k,)) for k in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    v = t.current()
+    assert v.version == 7 and all(v.properties[f"p{k}"] == str(k) for k in range(6))
+    assert [h.version for h in t.history().collect()] == list(range(1, 8))
+    assert rows_of(spark, t.root) == expected_rows(spark, (0, 100))
+
+
 @slow
 def test_threads_appending_at_once_each_commit_one_version_with_their_rows(spark, store_root):
     t = new_table(spark, store_root, "racing_appends", rows=600)

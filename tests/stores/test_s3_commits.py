@@ -68,27 +68,6 @@ def test_a_commit_is_one_conditional_put_without_a_rename(spark, store_root):
     assert "object_copy_requests" not in requests and "object_delete_request" not in requests
 
 
-def test_commits_racing_from_one_version_all_land_in_order(spark, store_root):
-    t = Skipstone.create(spark, store_root("in-order"), rows(spark, 0, 100), layout=LAYOUT)
-    errors: list[BaseException] = []
-
-    def set_property(k: int) -> None:
-        try:  # every writer read version 1: each loser of a version rebases onto the winner's
-            manifest.commit(spark, t.root, 1, "SET PROPERTIES", [], properties={f"p{k}": str(k)})
-        except BaseException as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=set_property, args=(k,)) for k in range(6)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    assert not errors
-    v = t.current()
-    assert v.version == 7 and all(v.properties[f"p{k}"] == str(k) for k in range(6))  # no commit overwritten
-    assert [h.version for h in t.history().collect()] == list(range(1, 8))
-
-
 def test_a_store_that_ignores_the_condition_refuses_to_commit(spark, s3_server):
     bucket = s3_server.new_bucket("ignores-conditions")
     root = f"s3a://{bucket}/t"

@@ -14,7 +14,6 @@ from pyspark.sql import functions as F
 import skipstone
 from skipstone import Skipstone
 from skipstone.layout import AmoebaAdaptive, BestOf, KdTree, PawRebuild, RowsRead
-from skipstone.table import manifest
 from tests.table.table_copies import copy_table
 from tests.table.table_data import as_multiset
 
@@ -192,28 +191,6 @@ def test_a_losing_concurrent_optimize_leaves_no_trace(spark, source, queried_tab
     assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
     staging = os.path.join(t.root.replace("file:", ""), "_skipstone", "staging")
     assert not os.path.exists(staging) or not os.listdir(staging)
-
-
-def test_commits_that_do_not_conflict_all_land_in_order(spark, source, new_table):
-    t = new_table
-    errors: list[BaseException] = []
-
-    def set_property(k: int) -> None:
-        try:  # every writer read version 1; each loser rebases onto the winner's version
-            manifest.commit(spark, t.root, 1, "SET PROPERTIES", [], properties={f"p{k}": str(k)})
-        except BaseException as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=set_property, args=(k,)) for k in range(6)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    assert not errors
-    v = t.current()
-    assert v.version == 7 and all(v.properties[f"p{k}"] == str(k) for k in range(6))
-    assert [h.version for h in t.history().collect()] == list(range(1, 8))
-    assert as_multiset(spark.read.parquet(t.root)) == as_multiset(source)
 
 
 def test_a_user_written_policy_from_the_docs_works(spark, source, queried_table):

@@ -11,9 +11,10 @@ import org.apache.spark.sql.types.DataType
  * A layout's routing is a CASE per tree node (a few hundred for a table of a few hundred
  * blocks). Inlined into the loop Spark generates for a whole stage, beside the code that reads
  * every column, it makes a method too large for the JIT compiler to compile (HotSpot leaves
- * methods over 8,000 bytecodes interpreted), and the whole stage runs interpreted: routing 6 M
- * rows of 25 columns took 17 s against 4 s evaluated this way (TPC-H SF 1, 2 cores). Spark keeps
- * an operator with a [[CodegenFallback]] expression out of whole-stage code generation.
+ * methods over 8,000 bytecodes interpreted), and the whole stage runs interpreted: reading and
+ * routing 6 M rows of 25 columns took 11.5 s against 5 s evaluated this way (TPC-H SF 1, 2 cores;
+ * `benchmarks/layout_spark/routing_speed.py`). Spark keeps an operator with a [[CodegenFallback]]
+ * expression out of whole-stage code generation.
  */
 private[layout] final case class OutsideWholeStage(child: Expression) extends UnaryExpression with CodegenFallback {
   override def dataType: DataType = child.dataType
