@@ -113,3 +113,26 @@ def test_once_a_new_template_takes_over_the_choice_is_made_from_its_queries_alon
     early = ranges(data, "ab", 90, seed=4) + ranges(data, "cd", 10, seed=5)
     early_choice = policy.choose(tree, early, data)
     assert early_choice is None or set(early_choice.columns) != {"c", "d"}
+
+
+def test_a_kept_candidate_is_reused_only_for_the_same_spec_sample_and_size(data):
+    from skipstone.layout import KdTree
+    from skipstone.layout.auto.candidate_trees import built
+
+    spec = KdTree(block_rows=250, columns=["a"])
+    first = built(spec, data, 250, 8000)
+    assert built(KdTree(block_rows=250, columns=["a"]), data, 250, 8000) is first
+    others = [built(KdTree(block_rows=250, columns=["b"]), data, 250, 8000), built(spec, data, 500, 8000),
+              built(spec, data, 250, 16000), built(spec, data.take(np.arange(4000)), 250, 8000)]
+    assert all(t is not first for t in others)
+    fresh = spec.build(data.take(np.arange(4000)), 250, 8000)  # what the kept one stands for
+    assert fresh.block_count == others[-1].block_count and fresh.to_json() == others[-1].to_json()
+
+
+def test_choosing_again_from_kept_candidates_chooses_the_same(data):
+    tree = build_kd_tree(data, block_rows=250, columns=["c", "d"])
+    queries = ranges(data, "ab", 40, seed=3)
+    first = choose_columns(tree, queries, data, block_rows=250, cost_model=RowsRead(), write_multiplier=1)
+    again = choose_columns(tree, queries, data, block_rows=250, cost_model=RowsRead(), write_multiplier=1)
+    assert (again.columns, again.builder, again.cost_per_query) == (first.columns, first.builder, first.cost_per_query)
+    assert again.tree.to_json() == first.tree.to_json()

@@ -11,7 +11,8 @@ from the logged queries (oldest first) and the table's sample:
    (the set of columns a query bounds, at least ``hot_share`` of the window) and the union of
    each two of them (trimmed to the heaviest ``max_columns``).
 3. **Prices.** Each candidate is built on the sample with each of ``builders`` (k-d tree and
-   Amoeba over those columns, at the table's block size) and priced on the recent queries with
+   Amoeba over those columns, at the table's block size; a build is kept for the next call,
+   ``candidate_trees.py``) and priced on the recent queries with
    the cost model, against what the current tree costs them. The cheapest wins.
 
 ``choose_columns`` returns the winner with its gain per query and the whole-table rewrite's
@@ -41,6 +42,7 @@ from typing import Sequence
 
 import numpy as np
 
+from skipstone.layout.auto.candidate_trees import built, sample_digest
 from skipstone.layout.bounded.patterns import Template, template_of
 from skipstone.layout.cost_model import CostModel, rewrite_cost
 from skipstone.layout.layout import Layout
@@ -180,13 +182,14 @@ def choose_columns(tree: Layout, workload: Sequence[Query], sample: LayoutData, 
     weights = column_weights(queries, sample)
     current = _mean_cost(tree, distinct, cost_model)
     first_block = int(tree.block_ids.max()) + 1
+    digest = sample_digest(sample)
     best: tuple[float, tuple[int, ...], str, SizedSpec, PartitionTree] | None = None
     for columns in candidate_columns(queries, weights, max_columns, hot_share):
         names = [sample.schema.names[c] for c in columns]
         for builder in builders:
             spec = BUILDERS[builder](block_rows=max(1, round(block_rows)), columns=names)
-            built = spec.build(sample, block_rows, tree.total_rows)
-            candidate = PartitionTree(built.schema, renumber(built.root, first_block))
+            made = built(spec, sample, block_rows, tree.total_rows, digest)  # the same candidates each step of a phase
+            candidate = PartitionTree(made.schema, renumber(made.root, first_block))
             cost = _mean_cost(candidate, distinct, cost_model)
             if best is None or cost < best[0]:
                 best = (cost, columns, builder, spec, candidate)
