@@ -23,6 +23,10 @@ on every table in turn, so the machine's load drifts over all methods alike. Met
   ``rewrite_data_files`` sort and zorder, on the same Spark, over the same six columns
   (`spark_peers.py`; run ``make peer-jars`` first).
 
+With ``--calibrate`` each adaptive table is calibrated after it is created (``t.calibrate()``:
+the machine's per-file, per-job and write prices stored with the table, which its policy then
+prices with instead of the library's defaults); the calibration's seconds count in its creation.
+
 With ``--random-attributes`` the workload is the adaptive policies' worst case instead: one phase
 of three times ``--per-phase`` queries, each on two of the six columns drawn anew.
 
@@ -88,6 +92,8 @@ def main() -> None:
     parser.add_argument("--random-attributes", action="store_true",
                         help="the worst case instead: one phase of 3 x per-phase queries, each on two of the "
                              "phases' six columns drawn anew")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="calibrate each adaptive table's prices on this machine after creating it")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", help="the results' name (default from the scale)")
     args = parser.parse_args()
@@ -127,9 +133,9 @@ def main() -> None:
     result: dict[str, Any] = {"name": name, "scale": scale, "rows": rows, "bytes": source_bytes, "blocks": blocks,
                               "block_rows": block_rows, "per_phase": per_phase, "phases": phases,
                               "optimize_every": args.optimize_every, "window": args.window,
-                              "budget_share": args.budget_share, "seed": args.seed, "load_average": [os.getloadavg()]}
+                              "budget_share": args.budget_share, "seed": args.seed, "calibrate": args.calibrate, "load_average": [os.getloadavg()]}
     try:
-        bench = ShiftingBench(spark, df, source, source_files, block_rows, work)
+        bench = ShiftingBench(spark, df, source, source_files, block_rows, work, args.calibrate)
         bench.create(methods, phase_columns, workload, policies(args.window, args.budget_share * source_bytes))
         if args.peers:
             bench.create_peers(phase_columns, source_bytes // blocks)
@@ -137,6 +143,7 @@ def main() -> None:
         result["methods"] = {m: {**asdict(r), "optimize_s": r.optimize_s, "total_s": r.total_s}
                              for m, r in bench.runs.items()}
         result["events"] = bench.events
+        result["calibrations"] = bench.calibrations
         result["load_average"].append(os.getloadavg())
     finally:
         spark.stop()
@@ -147,12 +154,15 @@ def main() -> None:
 class ShiftingBench:
     """The tables of one run and the loop that queries them in turn."""
 
-    def __init__(self, spark: Any, df: Any, source: str, source_files: list[str], block_rows: int, work: str) -> None:
+    def __init__(self, spark: Any, df: Any, source: str, source_files: list[str], block_rows: int, work: str,
+                 calibrate: bool = False) -> None:
         from benchmarks.layout_spark.bench import MethodRun
 
         self.spark, self.df, self.source, self.block_rows, self.work = spark, df, source, block_rows, work
         self.source_files = source_files
         self.source_bytes = sum(os.path.getsize(p) for p in source_files)
+        self.calibrate = calibrate  # adaptive tables price with this machine's measured costs
+        self.calibrations: dict[str, Any] = {}  # method -> the prices t.calibrate() stored
         self.run_type = MethodRun
         self.runs: dict[str, Any] = {}
         self.tables: dict[str, Any] = {}  # method -> managed table (clairvoyant: one per phase, "clairvoyant/<n>")
@@ -185,6 +195,10 @@ class ShiftingBench:
                 self.tables[method] = Skipstone.create(self.spark, os.path.join(self.work, method), self.df,
                                                        layout=Amoeba(block_rows=self.block_rows))
                 run.blocks = self.tables[method].tree().block_count
+                if self.calibrate:
+                    prices = self.tables[method].calibrate().prices
+                    self.calibrations[method] = asdict(prices)
+                    print(f"  calibrated {method}: {prices}", flush=True)
             else:
                 spec = specs[method](self.block_rows)
                 if spec is not None:

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from skipstone.errors import SkipstoneError
-from skipstone.layout import AmoebaAdaptive, BestOf, BoundedRewrite, KdTree, PawRebuild, SparkCost, TablePrices
+from skipstone.layout import (AmoebaAdaptive, AutoColumns, BestOf, BoundedRewrite, KdTree, PawRebuild, SparkCost,
+                              TablePrices)
 from skipstone.table import calibration, settings
 from skipstone.table.calibration import Timing
 from skipstone.table.optimize import plan
@@ -95,7 +96,8 @@ def test_optimize_gives_policies_the_tables_prices(spark, table):
     assert recorder.seen == [TablePrices(), PRICES]
 
 
-@pytest.mark.parametrize("policy", [AmoebaAdaptive(), PawRebuild(), BoundedRewrite()], ids=lambda p: p.name)
+@pytest.mark.parametrize("policy", [AmoebaAdaptive(), PawRebuild(), BoundedRewrite(), AutoColumns()],
+                         ids=lambda p: p.name)
 def test_a_policy_without_prices_of_its_own_takes_the_tables(policy):
     priced = policy.with_prices(PRICES)
     assert priced.write_multiplier == 12.5

@@ -31,8 +31,8 @@ from typing import Sequence
 
 from skipstone.layout.auto.columns import BUILDERS, ColumnChoice, choose_columns
 from skipstone.layout.bounded.patterns import workload_patterns
-from skipstone.layout.cost_model import (SPARK_WRITE_MULTIPLIER, CostModel, SparkCost, with_table_bytes,
-                                         with_table_read_share)
+from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, with_table_bytes, with_table_prices,
+                                         with_table_read_share, write_multiplier_or_default)
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -54,7 +54,8 @@ class AutoColumns:
     ``Amoeba``); ``margin``: the least share of the current cost the new tree must save (no
     flapping); ``block_rows`` None takes the table's (``for_table``) or the tree's mean block.
     ``force`` proposes the best choice even when the horizon would not pay it back (what
-    ``OPTIMIZE t LAYOUT AUTO`` asks), but never one under the margin.
+    ``OPTIMIZE t LAYOUT AUTO`` asks), but never one under the margin. ``write_multiplier`` None is
+    the table's calibration when it has one (``t.calibrate()``, ``with_prices``), else the library's.
 
     >>> import numpy as np
     >>> from skipstone.layout import LayoutData, Query
@@ -70,7 +71,7 @@ class AutoColumns:
     """
 
     window: int = 100
-    write_multiplier: float = SPARK_WRITE_MULTIPLIER
+    write_multiplier: float | None = None
     cost_model: CostModel = SparkCost()
     max_columns: int = 3
     hot_share: float = 0.1
@@ -82,7 +83,7 @@ class AutoColumns:
 
     def __post_init__(self) -> None:
         for field in ("window", "max_columns", "write_multiplier"):
-            if not getattr(self, field) > 0:
+            if getattr(self, field) is not None and not getattr(self, field) > 0:
                 raise ValueError(f"AutoColumns.{field} must be positive, got {getattr(self, field)}")
         if not 0 <= self.margin < 1:
             raise ValueError(f"AutoColumns.margin must be in [0, 1), got {self.margin}")
@@ -103,13 +104,20 @@ class AutoColumns:
         (from the workload log), unless its model has one."""
         return replace(self, cost_model=with_table_read_share(self.cost_model, read_share))
 
+    def with_prices(self, prices: TablePrices) -> AutoColumns:
+        """This policy with the table's calibrated prices (``t.calibrate()``) where it was given none:
+        its write multiplier when None, its ``SparkCost``'s file and job prices when None."""
+        return replace(self, write_multiplier=self.write_multiplier if self.write_multiplier is not None
+                       else prices.write_multiplier, cost_model=with_table_prices(self.cost_model, prices))
+
     def choose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> ColumnChoice | None:
         """The columns the recent queries call for and what they save, gate aside. Recent means
         the window, or less once a new template has taken over within it: the queries since
         its run began, if there are ``MIN_RECENT_QUERIES`` (on Spark, a window still holding
         the phase before kept the old phase's layout for three quarters of the next)."""
         block_rows = self.block_rows or tree.total_rows / max(1, tree.block_count)
-        return choose_columns(tree, self._recent(workload), sample, block_rows, self.cost_model, self.write_multiplier,
+        return choose_columns(tree, self._recent(workload), sample, block_rows, self.cost_model,
+                              write_multiplier_or_default(self.write_multiplier),
                               self.window, self.max_columns, self.hot_share, self.builders, self.margin)
 
     def _recent(self, workload: Sequence[Query]) -> Sequence[Query]:
