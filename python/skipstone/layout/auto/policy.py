@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from skipstone.layout.auto.columns import BUILDERS, ColumnChoice, choose_columns
-from skipstone.layout.bounded.patterns import workload_patterns
+from skipstone.layout.bounded.patterns import WorkloadPatterns, workload_patterns
 from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, with_table_bytes, with_table_prices,
                                          with_table_read_share, write_multiplier_or_default)
 from skipstone.layout.layout import Layout
@@ -115,14 +115,18 @@ class AutoColumns:
         the window, or less once a new template has taken over within it: the queries since
         its run began, if there are ``MIN_RECENT_QUERIES`` (on Spark, a window still holding
         the phase before kept the old phase's layout for three quarters of the next)."""
+        queries = list(workload)
+        return self._choose(tree, queries, workload_patterns(queries, self.window, self.hot_share), sample)
+
+    def _choose(self, tree: Layout, queries: list[Query], patterns: WorkloadPatterns,
+                sample: LayoutData) -> ColumnChoice | None:
         block_rows = self.block_rows or tree.total_rows / max(1, tree.block_count)
-        return choose_columns(tree, self._recent(workload), sample, block_rows, self.cost_model,
+        return choose_columns(tree, self._recent(queries, patterns), sample, block_rows, self.cost_model,
                               write_multiplier_or_default(self.write_multiplier),
                               self.window, self.max_columns, self.hot_share, self.builders, self.margin)
 
-    def _recent(self, workload: Sequence[Query]) -> Sequence[Query]:
-        queries = list(workload)
-        patterns = workload_patterns(queries, self.window, self.hot_share)
+    @staticmethod
+    def _recent(queries: list[Query], patterns: WorkloadPatterns) -> Sequence[Query]:
         starts = [p.start for p in patterns.patterns if len(p.templates) == 1]
         newest = max(starts, default=0)
         if newest > patterns.window_start and len(queries) - newest >= MIN_RECENT_QUERIES:
@@ -132,11 +136,13 @@ class AutoColumns:
     def propose(self, tree: Layout, workload: Sequence[Query], sample: LayoutData) -> LayoutChange | None:
         """The table re-laid out over the columns the window's queries call for, when the gain over
         the horizon outweighs the rewrite (or ``force``); None otherwise."""
-        choice = self.choose(tree, workload, sample)
+        queries = list(workload)
+        patterns = workload_patterns(queries, self.window, self.hot_share)  # once: it reads the whole log
+        choice = self._choose(tree, queries, patterns, sample)
         if choice is None:
             log.info("%s declines: no layout over the queried columns reads less than the current one", self.name)
             return None
-        horizon = workload_patterns(list(workload), self.window, self.hot_share).horizon
+        horizon = patterns.horizon
         predicted = choice.gain_per_query * horizon
         if predicted <= choice.rewrite_cost and not self.force:
             log.info("%s declines: (%s) by %s would save %.4g over the next %.0f queries, under the rewrite's "
