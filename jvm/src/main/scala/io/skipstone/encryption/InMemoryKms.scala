@@ -60,7 +60,7 @@ object InMemoryKms {
     list.split(",").map(_.trim).filter(_.nonEmpty).map { entry =>
       val colon = entry.indexOf(':')
       if (colon <= 0) throw new IllegalArgumentException(
-        s"$KeyListProperty: an entry is not 'keyId:base64Key' (entry ${entry.take(colon.max(0))}...)")
+        s"$KeyListProperty: an entry is not 'keyId:base64Key'") // the entry itself may be a key: not shown
       val id = entry.substring(0, colon).trim
       val key = Try(Base64.getDecoder.decode(entry.substring(colon + 1).trim)).getOrElse(
         throw new IllegalArgumentException(s"$KeyListProperty: the key of '$id' is not base64"))
