@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 from skipstone.errors import SkipstoneError
 from skipstone.indexes import IndexType
+from skipstone.indexes.base import encryption_key
 from skipstone.indexes.stored import index_from_spec
 from skipstone.per_file import needs_python, python_roles
 from skipstone.session import java_call, jvm_entry
@@ -151,7 +152,7 @@ class Skipstone:
 
     # -- building --------------------------------------------------------------------------
 
-    def build(self, *indexes: IndexType, use_footers: bool = True) -> Skipstone:
+    def build(self, *indexes: IndexType, use_footers: bool = True, footer_key: str | None = None) -> Skipstone:
         """Index every data file for ``indexes`` (one Spark job) and publish a new version.
 
         Replaces any earlier indexes of the dataset. When every index is a MinMax over a
@@ -164,12 +165,20 @@ class Skipstone:
         SQL commands call); Python computes only the roles that need a Python function.
 
         >>> Skipstone.for_path(spark, "/data/weather").build(MinMax("temp"), MinMax("ts"))  # doctest: +SKIP
+
+        Encrypted metadata (docs/encryption.md): an index's columns under a key of its own with
+        ``encrypted_with``, the rest of the metadata under ``footer_key`` (key ids the session's
+        KMS knows). An index over a column the data's Parquet files encrypt gets that column's key.
+
+        >>> Skipstone.for_path(spark, "/data/weather").build(
+        ...     MinMax("temp").encrypted_with("k_temp"), MinMax("ts"), footer_key="k_footer")  # doctest: +SKIP
         """
         requests = self._requests(indexes)
         data = self._read()
         extra = self._python_roles(data, indexes, requests)
         version = java_call(self._builds.build, self._jsession, data._jdf, self.root, self.format,
-                            json.dumps(self.options), self.table, json.dumps(requests), extra, use_footers)
+                            json.dumps(self.options), self.table, json.dumps(requests), extra, use_footers,
+                            footer_key)
         if log.isEnabledFor(logging.INFO):
             log.info("built %s on %s: %d files indexed, metadata version %s",
                      ", ".join(r["name"] for r in requests), self._name, len(data.inputFiles()), version)
@@ -200,13 +209,31 @@ class Skipstone:
         log.debug("files indexed by the refresh of %s: %s", self._name, stale)
         return self
 
+    def rotate_keys(self, keys: Mapping[str | IndexType, str | None] | None = None,
+                    footer_key: str | None = None) -> Skipstone:
+        """Publish the current metadata again under other keys (docs/encryption.md): ``keys``
+        maps indexes (or their names, as ``describe()`` shows them) to their new key id, or to
+        None to keep them under the footer key alone; ``footer_key`` replaces the footer key.
+
+        The rows are copied, no data file is read. The session needs every current key and
+        every new one; sessions holding only the old keys stop using what they no longer open.
+
+        >>> ds.rotate_keys({MinMax("temp"): "k_temp_2026"}, footer_key="k_footer_2026")   # doctest: +SKIP
+        """
+        named = {k if isinstance(k, str) else k.describe(): v for k, v in dict(keys or {}).items()}
+        java_call(self._builds.rotateKeys, self._jsession, self.root, json.dumps(named), footer_key)
+        return self
+
     def drop(self) -> bool:
         """Delete all of the dataset's Skipstone metadata (never its data). True if any existed."""
         return bool(java_call(self._jvm.drop, self._jsession, self.root))
 
     def describe(self) -> DataFrame:
         """One row per index: its description, kind, columns, the metadata version and size,
-        and for a Delta table the table version the index was built from (``table_version``).
+        for a Delta table the table version the index was built from (``table_version``), and
+        the ids of the key the index is encrypted with (``key``) and of the metadata's footer
+        key (``footer_key``), None when not encrypted. ``files_indexed`` is None for a session
+        that cannot open encrypted metadata.
 
         >>> Skipstone.for_path(spark, "/data/weather").describe().show()   # doctest: +SKIP
         """
@@ -214,13 +241,15 @@ class Skipstone:
         rows: list[tuple[Any, ...]] = []
         if current is not None:
             version, table_dir, definition = current
-            files = int(java_call(self._jvm.filesIndexed, self._jsession, table_dir))
+            files = java_call(self._jvm.filesIndexed, self._jsession, table_dir)
             table_version = (definition.get("read") or {}).get("tableVersion")
+            footer_key = (definition.get("encryption") or {}).get("footerKey")
             for ix in definition["indexes"]:
-                rows.append((index_name(ix), ix["kind"], ix["columns"], version, files, self.root,
-                             self._metadata_dir(), table_version))
+                rows.append((index_name(ix), ix["kind"], ix["columns"], version, None if files is None else int(files),
+                             self.root, self._metadata_dir(), table_version, ix.get("key"), footer_key))
         schema = ("index string, kind string, columns array<string>, version long, "
-                  "files_indexed long, dataset string, metadata_dir string, table_version long")
+                  "files_indexed long, dataset string, metadata_dir string, table_version long, "
+                  "key string, footer_key string")
         return self._spark.createDataFrame(rows, schema)
 
     # -- internals -------------------------------------------------------------------------
@@ -280,7 +309,8 @@ class Skipstone:
         for ix in indexes:
             if not isinstance(ix, IndexType):
                 raise SkipstoneError(f"{ix!r} is not a Skipstone index type (MinMax, ...)")
-        return [{"kind": ix.kind, "name": ix.describe(), "columns": list(ix.columns), "params": ix.params()}
+        return [{"kind": ix.kind, "name": ix.describe(), "columns": list(ix.columns), "params": ix.params(),
+                 "key": encryption_key(ix)}
                 for ix in indexes]
 
     def _python_roles(self, data: DataFrame, indexes: Sequence[IndexType],

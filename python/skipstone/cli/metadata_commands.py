@@ -37,8 +37,10 @@ def index_rows(described: dict[str, Any]) -> list[dict[str, Any]]:
     metadata = described.get("metadata")
     if not metadata:
         return []
+    footer_key = (metadata["definition"].get("encryption") or {}).get("footerKey")
     return [{"index": index_name(ix), "kind": ix["kind"], "columns": ix["columns"], "version": metadata["version"],
-             "files_indexed": metadata["files_indexed"], "dataset": described["root"], "metadata_dir": metadata["dir"]}
+             "files_indexed": metadata["files_indexed"], "dataset": described["root"], "metadata_dir": metadata["dir"],
+             "key": ix.get("key"), "footer_key": footer_key}
             for ix in metadata["definition"]["indexes"]]
 
 

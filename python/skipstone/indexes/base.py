@@ -71,7 +71,72 @@ class IndexType:
         """How the index is shown in ``skipstone.Skipstone.describe()``, EXPLAIN and errors: kind and columns."""
         return f"{type(self).__name__}({', '.join(self.columns)})"
 
+    def encrypted_with(self, key: str) -> IndexType:
+        """This index with its metadata encrypted with the key ``key``, an id the session's KMS
+        knows (docs/encryption.md); the dataset's metadata also needs a footer key
+        (``build(..., footer_key=...)``).
+
+        >>> from skipstone import MinMax
+        >>> MinMax("temp").encrypted_with("k_temp").key
+        'k_temp'
+        """
+        return EncryptedIndex(self, key)
+
     @classmethod
     def from_stored(cls, columns: list[str], params: Mapping[str, str]) -> IndexType:
         """The index back from what index.json stores of it: its ``columns`` and ``params``."""
         return cls(*columns)  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True)
+class EncryptedIndex(IndexType):
+    """``index`` with its metadata columns encrypted with the key ``key`` (an id the session's
+    KMS knows): sessions that cannot use the key read the files as if the index did not exist,
+    and say so in their statistics. Made by ``IndexType.encrypted_with``.
+
+    >>> from skipstone import MinMax
+    >>> ix = MinMax("temp").encrypted_with("k_temp")
+    >>> ix.describe(), ix.kind, ix.key
+    ('MinMax(temp)', 'minmax', 'k_temp')
+    """
+
+    index: IndexType
+    key: str
+
+    def __post_init__(self) -> None:
+        if isinstance(self.index, EncryptedIndex):
+            raise SkipstoneError(f"{self.index.describe()} is already encrypted with key {self.index.key!r}")
+        if not isinstance(self.key, str) or not self.key.strip():
+            raise SkipstoneError(f"the key of {self.index.describe()} must be a key id (a non-empty string)")
+
+    @property  # type: ignore[override]
+    def kind(self) -> str:  # type: ignore[override]
+        return self.index.kind
+
+    @property  # type: ignore[override]
+    def roles(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.index.roles
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return self.index.columns
+
+    def params(self) -> dict[str, str]:
+        return self.index.params()
+
+    def per_file(self) -> dict[str, Role]:
+        return self.index.per_file()
+
+    def python_roles(self, columns: Mapping[str, Column], params: Mapping[str, str]) -> dict[str, Column]:
+        return self.index.python_roles(columns, params)
+
+    def needs_python(self) -> bool:
+        return self.index.needs_python()
+
+    def describe(self) -> str:
+        return self.index.describe()
+
+
+def encryption_key(index: IndexType) -> str | None:
+    """The id of the key ``index``'s metadata is encrypted with, None if it has none of its own."""
+    return index.key if isinstance(index, EncryptedIndex) else None

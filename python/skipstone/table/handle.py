@@ -359,16 +359,18 @@ class ManagedTable:
 
     # -- its skipping indexes, as a dataset's ---------------------------------------------------
 
-    def build(self, *indexes: IndexType, use_footers: bool = True) -> ManagedTable:
+    def build(self, *indexes: IndexType, use_footers: bool = True, footer_key: str | None = None) -> ManagedTable:
         """Index the newest version's files for ``indexes`` (replacing the table's indexes) and
-        commit a version that records the new metadata (its files are unchanged).
+        commit a version that records the new metadata (its files are unchanged). Encrypted
+        indexes and ``footer_key`` as for a dataset (docs/encryption.md); the table's commits
+        keep its metadata under the same keys.
 
         >>> [r["index"] for r in t.build(MinMax("a"), ValueList("b")).describe().collect()]
         ['MinMax(a)', 'ValueList(b, max_size=1000)']
         """
         base = self.current()
         dataset = self._files_of(base)
-        dataset.build(*indexes, use_footers=use_footers)
+        dataset.build(*indexes, use_footers=use_footers, footer_key=footer_key)
         self._record_metadata(base, dataset, [ix.describe() for ix in indexes])
         return self
 

@@ -54,9 +54,13 @@ object Skipstone {
       Seq(version.toString, tableDir.toString, json)
     }.asJava
 
-  /** How many files a metadata version's table describes, from its Parquet footers (no Spark job). */
-  def filesIndexed(session: SparkSession, tableDir: String): Long =
-    MetadataStore.tableSize(session.sessionState.newHadoopConf(), new org.apache.hadoop.fs.Path(tableDir))._1
+  /**
+   * How many files a metadata version's table describes, from its Parquet footers (no Spark job);
+   * null when the table is encrypted and this session does not hold its footer key.
+   */
+  def filesIndexed(session: SparkSession, tableDir: String): java.lang.Long =
+    MetadataStore.filesIndexed(session.sessionState.newHadoopConf(), new org.apache.hadoop.fs.Path(tableDir))
+      .map(Long.box).orNull
 
   /**
    * Forget every cached metadata version and every managed table's cached resolution (its newest

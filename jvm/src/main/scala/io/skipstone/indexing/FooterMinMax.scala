@@ -8,8 +8,6 @@ import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
-import org.apache.parquet.hadoop.ParquetFileReader
-import org.apache.parquet.hadoop.util.HadoopInputFile
 
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.catalyst.CatalystTypeConverters
@@ -17,6 +15,7 @@ import org.apache.spark.sql.catalyst.util.TypeUtils
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
+import io.skipstone.encryption.ParquetFooters
 import io.skipstone.metadata.ColumnPath
 
 /**
@@ -79,7 +78,7 @@ object FooterMinMax {
 
   /** num_rows and every target's (min, max, nulls), or None when some target's bounds are not in the footer. */
   private def summarize(conf: Configuration, file: String, targets: Seq[Target], reading: Reading): Option[Seq[Any]] = {
-    val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(new URI(file)), conf))
+    val reader = ParquetFooters.open(conf, new Path(new URI(file)))
     try {
       val footer = reader.getFooter
       val blocks = footer.getBlocks.asScala.toSeq

@@ -31,7 +31,7 @@ object FormatSniffer {
   }
 
   private def formatOf(head: Array[Byte]): String = new String(head, "ISO-8859-1") match {
-    case "PAR1" => "parquet"
+    case "PAR1" | "PARE" => "parquet" // PARE: Parquet with an encrypted footer
     case h if h.startsWith("ORC") => "orc"
     case h if h.startsWith("Obj") => "avro"
     case h if h.trim.startsWith("{") || h.trim.startsWith("[") => "json"

@@ -2,6 +2,7 @@ package io.skipstone.indexing
 
 import scala.collection.immutable.ListMap
 import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
 
 import org.apache.hadoop.fs.Path
 import org.json4s.{JArray, JObject, JString}
@@ -13,7 +14,8 @@ import org.apache.spark.sql.functions.col
 import org.apache.spark.internal.Logging
 
 import io.skipstone.clauses.rules.{FunctionIdentity, StoredRule}
-import io.skipstone.metadata.{BuildSource, DatasetIndex, ReadContext, IndexSpec, MetadataCache, MetadataStore}
+import io.skipstone.encryption.EncryptionConf
+import io.skipstone.metadata.{BuildSource, DatasetIndex, IndexSpec, KeyAccess, MetadataCache, MetadataEncryption, MetadataStore, ReadContext}
 import io.skipstone.sources.DeltaTables
 
 /**
@@ -40,14 +42,16 @@ object IndexBuild extends Logging {
    * @return the version published
    */
   def build(session: SparkSession, source: BuildSource, data: DataFrame, requests: Seq[IndexRequest],
-            extraRoles: Option[DataFrame] = None, useFooters: Boolean = true): Long = {
+            extraRoles: Option[DataFrame] = None, useFooters: Boolean = true, footerKey: Option[String] = None): Long = {
     if (requests.isEmpty) throw new IndexBuildError(
       s"building indexes of ${source.name} needs at least one index, e.g. MinMax(col)")
     val read = pinned(session, data)
     val relation = SourceRelation.of(read)
-    val indexes = prepare(session, source, read, requests)
+    val encryption = DataEncryption.of(session, read)
+    val indexes = prepare(session, source, read, requests, encryption)
+    val footer = metadataFooterKey(source, footerKey, indexes, encryption)
     publish(session, source, read, indexes, MetadataCollector.collect(session, source, relation.rowsToIndex(session, read),
-      relation.files(session), indexes, extraRoles, useFooters))
+      relation.files(session), indexes, extraRoles, useFooters), footer)
   }
 
   /**
@@ -67,11 +71,14 @@ object IndexBuild extends Logging {
   def deltaFileRows(session: SparkSession, data: DataFrame, files: java.util.List[String]): DataFrame =
     SourceRelation.of(data).deltaFileRows(session, data, files.asScala.toSeq)
 
-  /** [[build]] with strings only, for Python: `optionsJson` a JSON object, `table` and `extraRoles` may be null. */
+  /**
+   * [[build]] with strings only, for Python: `optionsJson` a JSON object, `table`, `extraRoles`
+   * and `footerKey` may be null.
+   */
   def build(session: SparkSession, data: DataFrame, root: String, format: String, optionsJson: String, table: String,
-            requestsJson: String, extraRoles: DataFrame, useFooters: Boolean): Long =
+            requestsJson: String, extraRoles: DataFrame, useFooters: Boolean, footerKey: String): Long =
     build(session, BuildSource(root, format, stringMap(optionsJson), Option(table), Some(data.schema)), data,
-      IndexRequest.parseAll(requestsJson), Option(extraRoles), useFooters)
+      IndexRequest.parseAll(requestsJson), Option(extraRoles), useFooters, Option(footerKey).map(_.trim).filter(_.nonEmpty))
 
   /**
    * Index new and changed files, forget deleted ones; unchanged files are not read. Files are
@@ -159,7 +166,8 @@ object IndexBuild extends Logging {
    */
   def plan(session: SparkSession, data: DataFrame, root: String, table: String, requestsJson: String): String = {
     val source = BuildSource(root, "", Map.empty, Option(table), None)
-    val indexes = prepare(session, source, data, IndexRequest.parseAll(requestsJson))
+    val indexes = prepare(session, source, data, IndexRequest.parseAll(requestsJson),
+      DataEncryption.of(session, data))
     JsonMethods.compact(JsonMethods.render(JArray(indexes.zipWithIndex.map { case (ix, position) =>
       JObject(
         "kind" -> JString(ix.request.kind), "name" -> JString(ix.description),
@@ -175,8 +183,9 @@ object IndexBuild extends Logging {
 
   private def update(session: SparkSession, source: BuildSource, data: DataFrame, definition: DatasetIndex,
                      kept: DataFrame, subset: Option[DataFrame], extraRoles: Option[DataFrame]): Long = {
-    val requests = definition.indexes.map(ix => IndexRequest(ix.kind, ix.columns, ix.params, Some(ix.describe)))
-    val indexes = prepare(session, source, data, requests)
+    val requests = definition.indexes.map(ix => IndexRequest(ix.kind, ix.columns, ix.params, Some(ix.describe), ix.key))
+    val encryption = DataEncryption.of(session, data)
+    val indexes = prepare(session, source, data, requests, encryption)
     // A function registered again with another body: the kept rows hold the old body's values.
     val digests = (ixs: Seq[Map[String, String]]) => ixs.map(FunctionIdentity.recorded)
     val sameFunctions = digests(indexes.map(_.request.params)) == digests(definition.indexes.map(_.params))
@@ -190,7 +199,7 @@ object IndexBuild extends Logging {
       val fresh = MetadataCollector.collect(session, source, s, files, indexes, extraRoles, useFooters = true)
       (if (sameFunctions) kept else kept.limit(0)).unionByName(fresh.select(kept.columns.toSeq.map(col): _*))
     }.getOrElse(kept)
-    publish(session, source, data, indexes, metadata)
+    publish(session, source, data, indexes, metadata, metadataFooterKey(source, definition.footerKey, indexes, encryption))
   }
 
   /**
@@ -221,27 +230,85 @@ object IndexBuild extends Logging {
     else old("path") === listed("path") && old("size") === listed("size") && old("mtime") === listed("mtime") &&
       old("fingerprint").eqNullSafe(listed("fingerprint"))
 
+  /**
+   * The current version's table and definition, for a change that reads its rows: the session
+   * must hold every key the table is encrypted with.
+   */
   private def current(session: SparkSession, datasetRoot: String): (Path, DatasetIndex) = {
     val dir = MetadataStore.metadataDir(session, datasetRoot)
     val version = MetadataStore.latestVersion(session, dir).getOrElse(throw new IndexBuildError(
       s"dataset $datasetRoot has no Skipstone index to refresh; build one first"))
     val versionDir = MetadataStore.versionDir(dir, version)
-    (MetadataStore.tableDir(versionDir), MetadataStore.readDefinition(session, versionDir))
+    val (tableDir, definition) = (MetadataStore.tableDir(versionDir), MetadataStore.readDefinition(session, versionDir))
+    if (definition.isEncrypted) {
+      val access = KeyAccess.probe(session.sessionState.newHadoopConf(), tableDir, definition)
+      access.footerDenied.map(why => s"the footer key '${definition.footerKey.get}' ($why)")
+        .orElse(access.deniedKeys.headOption.map { case (key, why) => s"key '$key' ($why)" })
+        .foreach(missing => throw new IndexBuildError(s"updating the index of $datasetRoot reads all of its metadata, " +
+          s"which needs every key it is encrypted with (${definition.keyIds.mkString(", ")}); this session cannot use $missing"))
+    }
+    (tableDir, definition)
+  }
+
+  /**
+   * The current version again under other keys, as a new version: `keys` maps indexes (by the
+   * name `describe` shows) to their new key id, or to None for the footer key alone; `footerKey`,
+   * if given, replaces the footer key. Rows are copied, not collected again: no data file is
+   * read. The session needs every current key (to read) and every new one (to write).
+   *
+   * An index over a column the data encrypts keeps the column's key (see [[DataEncryption]]).
+   */
+  def rotateKeys(session: SparkSession, datasetRoot: String, keys: Map[String, Option[String]],
+                 footerKey: Option[String]): Long = {
+    val root = MetadataStore.qualify(session, datasetRoot)
+    val (tableDir, definition) = current(session, root)
+    val names = definition.indexes.map(_.describe)
+    keys.keys.filterNot(names.contains).foreach { unknown =>
+      throw new IndexBuildError(s"$root has no index $unknown (its indexes: ${names.mkString(", ")})")
+    }
+    (keys.values.flatten ++ footerKey).flatMap(EncryptionConf.keyIdProblem).foreach(p =>
+      throw new IndexBuildError(s"a new key of $root: $p"))
+    val source = definition.read.getOrElse(BuildSource(root, definition.format, Map.empty, None, None))
+    val encryption = DataEncryption.of(session, source.read(session))
+    val indexes = definition.indexes.map { ix =>
+      val asked = IndexRequest(ix.kind, ix.columns, ix.params, Some(ix.describe), keys.getOrElse(ix.describe, ix.key))
+      val columns = ix.columns.zip(ix.paths).zip(ix.columnTypes).map { case ((name, path), t) => ResolvedColumn(name, path, t) }
+      ix.copy(key = DataEncryption.settle(asked, columns, encryption, root).key)
+    }
+    val footer = footerKey.orElse(definition.footerKey)
+    if (footer.isEmpty && indexes.exists(_.key.isDefined)) throw new IndexBuildError(
+      s"$root has encrypted indexes, so its metadata needs a footer key: pass one")
+    publishTable(session, definition.copy(indexes = indexes, footerKey = footer), session.read.parquet(tableDir.toString))
+  }
+
+  /** [[rotateKeys]] for Python: `keysJson` a JSON object of index name to key id (or null), `footerKey` may be null. */
+  def rotateKeys(session: SparkSession, datasetRoot: String, keysJson: String, footerKey: String): Long = {
+    val keys = JsonMethods.parse(keysJson) match {
+      case JObject(fields) => fields.map {
+        case (name, JString(key)) => name -> Some(key.trim).filter(_.nonEmpty)
+        case (name, _) => name -> None
+      }.toMap
+      case other => throw new IndexBuildError(s"keys must be a JSON object of index name to key id, got ${JsonMethods.compact(other)}")
+    }
+    rotateKeys(session, datasetRoot, keys, Option(footerKey).map(_.trim).filter(_.nonEmpty))
   }
 
   /** Requests checked against `data`'s schema: columns resolved, types and settings checked. */
   private def prepare(session: SparkSession, source: BuildSource, data: DataFrame,
-                      requests: Seq[IndexRequest]): Seq[PreparedIndex] = {
+                      requests: Seq[IndexRequest], encryption: DataEncryption.Data): Seq[PreparedIndex] = {
     val schema = data.schema
     if (schema.fieldNames.contains("_metadata")) throw new IndexBuildError(
       s"dataset ${source.name} has a column named _metadata, which hides Spark's file metadata Skipstone needs; rename it")
     val caseSensitive = session.sessionState.conf.caseSensitiveAnalysis
     val resolved = requests.map(r => r.columns.map(ColumnResolver.resolve(_, schema, caseSensitive, source.name)))
     checkDelta(session, source, data, resolved.flatten)
-    val prepared = requests.zip(resolved).map { case (request, columns) =>
-      val kind = IndexKinds.of(request)
+    val prepared = requests.zip(resolved).map { case (asked, columns) =>
+      val kind = IndexKinds.of(asked)
+      asked.key.flatMap(EncryptionConf.keyIdProblem).foreach(p => throw new IndexBuildError(
+        s"the key of ${asked.name.getOrElse(asked.kind)} on ${source.name}: $p"))
+      val request = DataEncryption.settle(asked, columns, encryption, source.name)
       val stored = kind.prepare(session, request, columns, source.name)
-      val named = stored.copy(name = Some(IndexKinds.describe(stored)))
+      val named = stored.copy(name = Some(IndexKinds.describe(stored)), key = request.key)
       PreparedIndex(named, named.name.get, columns, kind.roles(session, named, columns))
     }
     prepared.groupBy(p => (p.request.kind, p.request.columns, p.request.params.toSet)).values
@@ -269,24 +336,51 @@ object IndexBuild extends Logging {
   }
 
   private def publish(session: SparkSession, source: BuildSource, data: DataFrame, indexes: Seq[PreparedIndex],
-                      metadata: DataFrame): Long = {
+                      metadata: DataFrame, footerKey: Option[String]): Long = {
     val relation = SourceRelation.of(data)
     val context = relation.context(session)
     val definition = DatasetIndex(DatasetIndex.CurrentFormatVersion, source.root, context.format,
       indexes.zipWithIndex.map { case (ix, position) =>
         IndexSpec(ix.request.kind, ix.request.columns, ix.columns.map(_.dataType),
           ListMap.from(ix.roles.map { case (role, _) => role -> ix.metadataColumn(position, role) }),
-          ix.request.params, Some(ix.description), Some(ix.columns.map(_.path)))
-      }, Some(context), Some(source.copy(schema = Some(data.schema), tableVersion = relation.tableVersion)))
-    val staging = MetadataStore.newStagingDir(session, source.root)
+          ix.request.params, Some(ix.description), Some(ix.columns.map(_.path)), ix.request.key)
+      }, Some(context), Some(source.copy(schema = Some(data.schema), tableVersion = relation.tableVersion)), footerKey)
+    publishTable(session, definition, metadata)
+  }
+
+  /** Writes `metadata` as the table of a new version defined by `definition`, encrypted as it says, and publishes it. */
+  private def publishTable(session: SparkSession, definition: DatasetIndex, metadata: DataFrame): Long = {
+    val root = definition.datasetRoot
+    val staging = MetadataStore.newStagingDir(session, root)
     val fs = staging.getFileSystem(session.sessionState.newHadoopConf())
     try {
       // repartition, not coalesce: coalesce(1) would pull the collection itself into one task
-      metadata.repartition(1).write.parquet(MetadataStore.tableDir(staging).toString)
-      val version = MetadataStore.publish(session, source.root, staging, definition.toJson)
-      MetadataCache.invalidate(session, source.root)
+      try metadata.repartition(1).write.options(MetadataEncryption.writerOptions(session, definition, metadata.schema))
+        .parquet(MetadataStore.tableDir(staging).toString)
+      catch {
+        case NonFatal(e) if EncryptionConf.keyFailure(e).isDefined => throw new IndexBuildError(
+          s"writing the metadata of $root failed for want of a key (the data's, or one of the metadata's: " +
+            s"${definition.keyIds.mkString(", ")}): ${EncryptionConf.keyFailure(e).get}")
+      }
+      val version = MetadataStore.publish(session, root, staging, definition.toJson)
+      MetadataCache.invalidate(session, root)
       version
     } finally if (fs.exists(staging)) fs.delete(staging, true)
+  }
+
+  /**
+   * The key the metadata's footer is encrypted with: the one asked for; else, when an index is
+   * encrypted (by request, or because its column is encrypted in the data), the data's own
+   * footer key (`parquet.encryption.footer.key` of the reader or the session); else none.
+   */
+  private def metadataFooterKey(source: BuildSource, asked: Option[String], indexes: Seq[PreparedIndex],
+                                encryption: DataEncryption.Data): Option[String] = {
+    asked.flatMap(EncryptionConf.keyIdProblem).foreach(p => throw new IndexBuildError(s"the footer key of ${source.name}: $p"))
+    val encrypted = indexes.filter(_.request.key.isDefined)
+    asked.orElse(Option.when(encrypted.nonEmpty)(encryption.footerKey.getOrElse(throw new IndexBuildError(
+      s"${encrypted.head.description} of ${source.name} is encrypted, so its metadata needs a footer key too (the key " +
+        "every session that uses the metadata holds): Python build(..., footer_key='<key id>'), SQL " +
+        "CREATE SKIPPING INDEX ON ... (...) WITH FOOTER KEY '<key id>'"))))
   }
 
   private def stringMap(json: String): Map[String, String] = {

@@ -10,9 +10,12 @@ import org.json4s.jackson.JsonMethods
  * them, and kind-specific settings as strings. `name` is how messages and statistics show it
  * (the Python API passes its `describe()`); left out, the kind's own description is used.
  *
- * JSON: `[{"kind": "minmax", "columns": ["temp"], "params": {}, "name": "MinMax(temp)"}, ...]`.
+ * `key`, if set, is the id of the key its metadata is encrypted with (docs/encryption.md).
+ *
+ * JSON: `[{"kind": "minmax", "columns": ["temp"], "params": {}, "name": "MinMax(temp)", "key": "k1"}, ...]`.
  */
-case class IndexRequest(kind: String, columns: Seq[String], params: Map[String, String], name: Option[String] = None) {
+case class IndexRequest(kind: String, columns: Seq[String], params: Map[String, String], name: Option[String] = None,
+                        key: Option[String] = None) {
   def param(key: String): Option[String] = params.get(key)
 }
 
@@ -42,7 +45,8 @@ object IndexRequest {
       IndexRequest(kind.toLowerCase(java.util.Locale.ROOT),
         (ix \ "columns").extractOpt[Seq[String]].getOrElse(Seq.empty),
         params(ix \ "params"),
-        (ix \ "name").extractOpt[String])
+        (ix \ "name").extractOpt[String],
+        (ix \ "key").extractOpt[String].map(_.trim).filter(_.nonEmpty))
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.skipstone.indexing
 
+import org.apache.hadoop.fs.FileStatus
+
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.catalyst.catalog.CatalogTable
 import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
@@ -41,17 +43,21 @@ case class SourceRelation(relation: HadoopFsRelation, table: Option[CatalogTable
     val rows = if (isDelta) {
       DeltaTables.liveFiles(relation).map(s => Row(FilePaths.canonical(s.getPath.toUri), s.getLen, s.getModificationTime, null))
     } else {
-      val statuses = relation.location match {
-        case c: CatalogFileIndex => c.filterPartitions(Nil).allFiles()
-        case p: PartitioningAwareFileIndex => p.allFiles()
-        case other => throw new IllegalArgumentException(s"cannot list the files of ${other.getClass.getSimpleName}")
-      }
-      statuses.map { s =>
+      listed.map { s =>
         val id = FileIdentity.of(s)
         Row(FilePaths.canonical(s.getPath.toUri), id.size, id.modificationTime, id.fingerprint.orNull)
-      }.toSeq
+      }
     }
     session.createDataFrame(java.util.Arrays.asList(rows: _*), SourceRelation.FilesSchema)
+  }
+
+  /** A data file of a relation that is not a Delta table, to learn from its footer how files are written. */
+  def someFile: Option[FileStatus] = if (isDelta) None else listed.headOption
+
+  private def listed: Seq[FileStatus] = relation.location match {
+    case c: CatalogFileIndex => c.filterPartitions(Nil).allFiles().toSeq
+    case p: PartitioningAwareFileIndex => p.allFiles().toSeq
+    case other => throw new IllegalArgumentException(s"cannot list the files of ${other.getClass.getSimpleName}")
   }
 
   /**

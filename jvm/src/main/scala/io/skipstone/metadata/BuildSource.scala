@@ -8,6 +8,8 @@ import org.json4s._
 import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
+import io.skipstone.encryption.EncryptionConf
+
 /**
  * Where a dataset is and how its files are read: what a build records so that a refresh, from
  * any session, reads new files exactly as the build read the others.
@@ -58,7 +60,8 @@ object BuildSource {
             schema: Option[StructType], tableVersion: Option[Long] = None): BuildSource =
     new BuildSource(root, format, options.filter { case (k, _) =>
       val key = k.toLowerCase(Locale.ROOT)
-      !LocationOptions(key) && !(format == DeltaFormat && VersionOptions(key))
+      // encryption settings are the reading session's (they may hold credentials), never the dataset's
+      !LocationOptions(key) && !(format == DeltaFormat && VersionOptions(key)) && !EncryptionConf.isCryptoSetting(key)
     }, table, schema, tableVersion)
 
   /** The `read` record of index.json for the dataset at `root`. */

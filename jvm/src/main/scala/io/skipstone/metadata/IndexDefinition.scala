@@ -15,6 +15,8 @@ import org.apache.spark.sql.types.DataType
  * @param columnTypes     their types when indexed: a query over a different type ignores the index
  * @param metadataColumns role ("min", "max", "nulls", ...) to the metadata table's column name
  * @param params          kind-specific settings, kept as strings so any session can read them
+ * @param key             the id of the key its metadata columns are encrypted with (None: they
+ *                        are under the dataset's footer key if it has one, else plaintext)
  */
 case class IndexSpec(
     kind: String,
@@ -23,7 +25,8 @@ case class IndexSpec(
     metadataColumns: Map[String, String],
     params: Map[String, String],
     displayName: Option[String] = None,
-    storedPaths: Option[Seq[ColumnPath]] = None) {
+    storedPaths: Option[Seq[ColumnPath]] = None,
+    key: Option[String] = None) {
   /** The exact columns, resolved against the schema when the index was built. */
   val paths: Seq[ColumnPath] = storedPaths.getOrElse(columns.map(ColumnPath.fromDotted))
 
@@ -31,14 +34,15 @@ case class IndexSpec(
   def describe: String = displayName.getOrElse(s"$kind(${columns.mkString(", ")})")
 
   /** This index's entry of index.json (see docs/index-format.md); maps keep their order. */
-  def toJson: JValue = JObject(
+  def toJson: JValue = JObject(List[JField](
     "kind" -> JString(kind),
     "name" -> JString(describe),
     "columns" -> JArray(columns.map(JString(_)).toList),
     "params" -> JObject(params.toList.map { case (k, v) => k -> JString(v) }),
     "columnPaths" -> JArray(paths.map(p => JArray(p.parts.map(JString(_)).toList)).toList),
     "columnTypes" -> JArray(columnTypes.map(t => JsonMethods.parse(t.json)).toList),
-    "metadataColumns" -> JObject(metadataColumns.toList.map { case (k, v) => k -> JString(v) }))
+    "metadataColumns" -> JObject(metadataColumns.toList.map { case (k, v) => k -> JString(v) })) ++
+    key.map(k => "key" -> JString(k)))
 }
 
 /**
@@ -50,16 +54,26 @@ case class IndexSpec(
  *                was recorded: such metadata answers nothing until it is refreshed)
  * @param read    how the build read the files, so that a refresh reads new ones the same way
  *                (absent in metadata written before it was recorded)
+ * @param footerKey the id of the key the metadata table's footer (and every column of no index
+ *                  key) is encrypted with; None: the table is plaintext
  */
 case class DatasetIndex(formatVersion: Int, datasetRoot: String, format: String, indexes: Seq[IndexSpec],
-                        context: Option[ReadContext], read: Option[BuildSource] = None) {
-  def toJson: String = JsonMethods.compact(JsonMethods.render(JObject(
+                        context: Option[ReadContext], read: Option[BuildSource] = None,
+                        footerKey: Option[String] = None) {
+  /** Whether the metadata table is encrypted (an encrypted footer, see [[io.skipstone.encryption.EncryptionConf]]). */
+  def isEncrypted: Boolean = footerKey.isDefined
+
+  /** Every key id the version's table is encrypted with, the footer key first. */
+  def keyIds: Seq[String] = (footerKey.toSeq ++ indexes.flatMap(_.key)).distinct
+
+  def toJson: String = JsonMethods.compact(JsonMethods.render(JObject(List[JField](
     "formatVersion" -> JInt(formatVersion),
     "datasetRoot" -> JString(datasetRoot),
     "format" -> JString(format),
     "reader" -> context.map(_.toJson).getOrElse(JNull),
     "read" -> read.map(_.toJson).getOrElse(JNull),
-    "indexes" -> JArray(indexes.map(_.toJson).toList))))
+    "indexes" -> JArray(indexes.map(_.toJson).toList)) ++
+    footerKey.map(k => "encryption" -> JObject("footerKey" -> JString(k))))))
 }
 
 object DatasetIndex {
@@ -79,13 +93,14 @@ object DatasetIndex {
         metadataColumns = ordered(ix \ "metadataColumns"),
         params = ordered(ix \ "params"),
         displayName = (ix \ "name").extractOpt[String],
-        storedPaths = (ix \ "columnPaths").extractOpt[Seq[Seq[String]]].map(_.map(ColumnPath(_))))
+        storedPaths = (ix \ "columnPaths").extractOpt[Seq[Seq[String]]].map(_.map(ColumnPath(_))),
+        key = (ix \ "key").extractOpt[String])
     }
     val format = (json \ "format").extract[String]
     val context = (json \ "reader").toOption.filter(_ != JNull).flatMap(ReadContext.fromJson)
     val root = (json \ "datasetRoot").extract[String]
     val read = (json \ "read").toOption.filter(_ != JNull).map(BuildSource.fromJson(root, _))
-    DatasetIndex(version, root, format, indexes, context, read)
+    DatasetIndex(version, root, format, indexes, context, read, (json \ "encryption" \ "footerKey").extractOpt[String])
   }
 
   /** A JSON object of strings as a map that keeps the written order (roles are listed in it). */

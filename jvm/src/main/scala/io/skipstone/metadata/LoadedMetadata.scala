@@ -19,17 +19,24 @@ import org.apache.spark.unsafe.types.UTF8String
  *
  * A version too large for the driver (see [[CacheConf]]) holds no files: `columns` is empty and
  * `distributedTable` names the metadata table that clauses are evaluated over with Spark.
+ *
+ * An encrypted version is held as the sessions that hold some of its keys may use it (see
+ * [[KeyAccess]]): `withheld` are the indexes whose key they lack, with why; their columns were
+ * never read.
  */
 final class LoadedMetadata(val version: Long, declared: DatasetIndex, columns: MetadataColumns,
-                           val distributedTable: Option[String] = None, tableFiles: Option[Long] = None) {
+                           val distributedTable: Option[String] = None, tableFiles: Option[Long] = None,
+                           val withheld: Seq[(IndexSpec, String)] = Nil) {
   val schema: StructType = columns.schema
 
+  private val readable = declared.indexes.filterNot(ix => withheld.exists(_._1 == ix))
+
   /** Problems found in the table against the definition, one message per unusable index. */
-  val problems: Seq[String] = declared.indexes.flatMap(ix => MetadataTypes.problem(ix, schema))
+  val problems: Seq[String] = readable.flatMap(ix => MetadataTypes.problem(ix, schema))
 
   /** The definition with only the indexes this table can answer for. */
   val definition: DatasetIndex =
-    declared.copy(indexes = declared.indexes.filter(ix => MetadataTypes.problem(ix, schema).isEmpty))
+    declared.copy(indexes = readable.filter(ix => MetadataTypes.problem(ix, schema).isEmpty))
 
   /** The metadata table's columns as attributes, for clauses to refer to and bind against. */
   val attributes: Seq[AttributeReference] = DataTypeUtils.toAttributes(schema)

@@ -9,6 +9,7 @@ import org.json4s.jackson.JsonMethods
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.types.StructType
 
 
 /**
@@ -23,28 +24,38 @@ import org.apache.spark.sql.SparkSession
  * The loaded versions together hold at most `spark.skipstone.metadataCache.maxBytes`: past it the
  * least recently used ones are evicted (and loaded again when next queried). Keys are directory
  * names and values hold no SparkSession, so sessions that end are not kept alive by the cache.
+ *
+ * An encrypted version is never handed to a session as another session loaded it: each query
+ * first learns which of the version's keys its own session can use ([[KeyAccess]], asked of
+ * Parquet with that session's configuration), and gets the version loaded for exactly that
+ * access, whose columns are those of the indexes it can decrypt. Sessions with the same access
+ * share one loaded version; the cache holds one per access in use.
  */
 object MetadataCache extends Logging {
   /**
-   * What is known of a dataset's newest version: its number (None: not indexed) and its
-   * metadata, or None when that version is unusable. Unusable versions are decided once: the
-   * warning is logged when the version is first seen, not on every query.
+   * What is known of a dataset's newest version: its number (None: not indexed), its definition
+   * (None: unreadable) and its metadata loaded for each access shape asked so far ([[KeyAccess.shape]];
+   * a plaintext version has one), None when that version is unusable. Unusable versions are
+   * decided once: the warning is logged when the version is first seen, not on every query.
    */
-  private case class Entry(checkedAtMillis: Long, version: Option[Long], metadata: Option[LoadedMetadata]) {
-    def bytes: Long = metadata.fold(0L)(_.sizeBytes)
+  private case class Entry(checkedAtMillis: Long, version: Option[Long], definition: Option[DatasetIndex],
+                           loaded: Map[Option[Set[String]], Option[LoadedMetadata]]) {
+    def bytes: Long = metadata.map(_.sizeBytes).sum
+    def metadata: Seq[LoadedMetadata] = loaded.values.flatten.toSeq
   }
 
   // Access order: iteration starts at the least recently used entry. Guarded by its own lock.
   private val entries = new java.util.LinkedHashMap[String, Entry](16, 0.75f, true)
   @volatile private var evictions = 0L // written under the lock; read for reporting
 
+  /** The dataset's newest metadata version as this session may use it, or None (not indexed, unusable). */
   def current(session: SparkSession, datasetRoot: String): Option[LoadedMetadata] = {
     val dir = MetadataStore.metadataDir(session, datasetRoot)
     val key = dir.toString
     val now = System.currentTimeMillis()
     val cached = entries.synchronized(Option(entries.get(key)))
-    cached match {
-      case Some(e) if now - e.checkedAtMillis < StoreConf.cacheTtlMillis(session) => e.metadata
+    val entry = cached match {
+      case Some(e) if now - e.checkedAtMillis < StoreConf.cacheTtlMillis(session) => e
       case _ =>
         // Loading happens outside the lock: other datasets' queries do not wait for it.
         val entry = try revalidate(session, dir, cached, now) catch {
@@ -52,17 +63,49 @@ object MetadataCache extends Logging {
           // dataset counts as not indexed until the entry expires.
           case NonFatal(e) =>
             logWarning(s"Skipstone: cannot list metadata in $dir; all files of $datasetRoot are read: ${e.getMessage}")
-            Entry(now, None, None)
+            Entry(now, None, None, Map.empty)
         }
         put(key, entry, CacheConf.maxBytes(session))
-        entry.metadata
+        entry
     }
+    for {
+      version <- entry.version
+      definition <- entry.definition
+      access <- accessOrWarn(session, dir, version, definition)
+      metadata <- entry.loaded.get(access.shape) match {
+        case Some(loaded) => loaded
+        case None =>
+          val loaded = loadOrWarn(session, dir, version, definition, access)
+          // An entry revalidated meanwhile (a newer version) is not given this version's metadata.
+          putLoaded(key, version, access.shape, loaded, CacheConf.maxBytes(session))
+          loaded
+      }
+    } yield metadata
   }
+
+  /** What this session can decrypt of the version; None (the dataset is read in full) if it cannot be told. */
+  private def accessOrWarn(session: SparkSession, dir: Path, version: Long, definition: DatasetIndex): Option[KeyAccess] =
+    try Some(KeyAccess.of(session, MetadataStore.tableDir(MetadataStore.versionDir(dir, version)), definition)) catch {
+      case NonFatal(e) =>
+        logWarning(s"Skipstone: cannot tell which keys of metadata version $version in $dir this session holds " +
+          s"(${e.getMessage}); the dataset's files are all read")
+        None
+    }
+
+  private def putLoaded(key: String, version: Long, shape: Option[Set[String]], loaded: Option[LoadedMetadata],
+                        maxBytes: Long): Unit =
+    entries.synchronized(Option(entries.get(key))).filter(_.version.contains(version)) match {
+      case Some(e) => put(key, e.copy(loaded = e.loaded.updated(shape, loaded)), maxBytes)
+      case None => loaded.foreach(_.release()) // a newer version was published meanwhile
+    }
 
   private def put(key: String, entry: Entry, maxBytes: Long): Unit = {
     val (replaced, evicted) = entries.synchronized {
-      // A revalidated entry keeps its metadata: only a different one is given up.
-      val replaced = Option(entries.put(key, entry)).flatMap(_.metadata).filterNot(m => entry.metadata.exists(_ eq m))
+      // A revalidated entry keeps its metadata, and what other sessions loaded of the same version
+      // meanwhile: only a different one is given up.
+      val previous = Option(entries.get(key))
+      val merged = previous.filter(_.version == entry.version).fold(entry)(p => entry.copy(loaded = p.loaded ++ entry.loaded))
+      val replaced = Option(entries.put(key, merged)).toSeq.flatMap(_.metadata).filterNot(m => merged.metadata.exists(_ eq m))
       var total = entries.values.asScala.map(_.bytes).sum
       val evicted = Seq.newBuilder[(String, Entry)]
       val eldestFirst = entries.entrySet().iterator()
@@ -94,12 +137,13 @@ object MetadataCache extends Logging {
 
   def invalidate(session: SparkSession, datasetRoot: String): Unit = {
     val removed = entries.synchronized(Option(entries.remove(MetadataStore.metadataDir(session, datasetRoot).toString)))
-    removed.flatMap(_.metadata).foreach(_.release())
+    removed.toSeq.flatMap(_.metadata).foreach(_.release())
   }
 
   def clear(): Unit = {
     val all = entries.synchronized { val v = entries.values.asScala.toList; entries.clear(); v }
     all.flatMap(_.metadata).foreach(_.release())
+    KeyAccess.clear()
   }
 
   /** SparkSessions reachable from the cached versions: always 0 (see [[CacheAudit]]). */
@@ -112,7 +156,9 @@ object MetadataCache extends Logging {
     JsonMethods.compact(JsonMethods.render(
       ("bytes" -> all.map(_._2.bytes).sum) ~ ("evictions" -> evictions) ~
         ("decodedBytes" -> DecodedCells.usedBytes) ~
-        ("versions" -> all.collect { case (dir, Entry(_, Some(v), Some(m))) =>
+        // one per access shape loaded (see KeyAccess): a plaintext version has one
+        ("versions" -> all.flatMap { case (dir, e) => e.version.toSeq.flatMap(v => e.metadata.map(m => (dir, v, m))) }.map {
+          case (dir, v, m) =>
           ("dir" -> dir) ~ ("version" -> v) ~ ("files" -> m.filesInTable) ~ ("distributed" -> m.isDistributed) ~
             ("bytes" -> m.sizeBytes) ~
             ("bytesPerFile" -> m.sizeBytes.toDouble / math.max(1, m.fileCount)) ~
@@ -125,8 +171,8 @@ object MetadataCache extends Logging {
   private def revalidate(session: SparkSession, dir: Path, cached: Option[Entry], now: Long): Entry =
     MetadataStore.latestVersion(session, dir) match {
       case v @ Some(_) if cached.exists(_.version == v) => cached.get.copy(checkedAtMillis = now)
-      case Some(v) => Entry(now, Some(v), loadOrWarn(session, dir, v))
-      case None => Entry(now, None, None)
+      case Some(v) => Entry(now, Some(v), definitionOrWarn(session, dir, v), Map.empty)
+      case None => Entry(now, None, None, Map.empty)
     }
 
   /**
@@ -136,17 +182,32 @@ object MetadataCache extends Logging {
    * whose metadata is no longer the newest asks for one.
    */
   def at(session: SparkSession, datasetRoot: String, version: Long): Option[LoadedMetadata] =
-    current(session, datasetRoot).filter(_.version == version).orElse(
-      loadOrWarn(session, MetadataStore.metadataDir(session, datasetRoot), version))
+    current(session, datasetRoot).filter(_.version == version).orElse {
+      val dir = MetadataStore.metadataDir(session, datasetRoot)
+      for {
+        definition <- definitionOrWarn(session, dir, version)
+        access <- accessOrWarn(session, dir, version, definition)
+        loaded <- loadOrWarn(session, dir, version, definition, access)
+      } yield loaded
+    }
+
+  private def definitionOrWarn(session: SparkSession, dir: Path, version: Long): Option[DatasetIndex] =
+    try Some(MetadataStore.readDefinition(session, MetadataStore.versionDir(dir, version))) catch {
+      case NonFatal(e) =>
+        logWarning(s"Skipstone: metadata version $version in $dir cannot be used (its index.json: ${e.getMessage}); " +
+          "the dataset's files are all read until it is rebuilt")
+        None
+    }
 
   /**
-   * The version, or None if it cannot be used (unreadable, corrupt, written by a newer
-   * Skipstone, base columns missing). Read on the driver with Spark's Parquet reader: no Spark
-   * job ever starts inside a query's planning for metadata.
+   * The version as a session with `access` may use it, or None if it cannot be used (unreadable,
+   * corrupt, written by a newer Skipstone, base columns missing). Read on the driver with Spark's
+   * Parquet reader: no Spark job ever starts inside a query's planning for metadata.
    */
-  private def loadOrWarn(session: SparkSession, dir: Path, version: Long): Option[LoadedMetadata] =
+  private def loadOrWarn(session: SparkSession, dir: Path, version: Long, definition: DatasetIndex,
+                         access: KeyAccess): Option[LoadedMetadata] =
     try {
-      val loaded = load(session, dir, version)
+      val loaded = load(session, dir, version, definition, access)
       loaded.problems.foreach(p => logWarning(s"Skipstone: metadata version $version in $dir: $p; that index is not used"))
       Some(loaded)
     } catch {
@@ -156,21 +217,32 @@ object MetadataCache extends Logging {
         None
     }
 
-  private def load(session: SparkSession, dir: Path, version: Long): LoadedMetadata = {
-    val versionDir = MetadataStore.versionDir(dir, version)
-    val definition = MetadataStore.readDefinition(session, versionDir)
-    val tableDir = MetadataStore.tableDir(versionDir)
-    val footprint = MetadataReader.footprint(session, tableDir).getOrElse(
+  private def load(session: SparkSession, dir: Path, version: Long, definition: DatasetIndex,
+                   access: KeyAccess): LoadedMetadata = {
+    val withheld = access.withheld(definition)
+    // Nothing is readable: no file has metadata, and every index says why.
+    if (access.footerDenied.isDefined)
+      new LoadedMetadata(version, definition, MetadataColumns.empty(MetadataTypes.BaseSchema), withheld = withheld)
+    else loadReadable(session, dir, version, definition, withheld)
+  }
+
+  private def loadReadable(session: SparkSession, dir: Path, version: Long, definition: DatasetIndex,
+                           withheld: Seq[(IndexSpec, String)]): LoadedMetadata = {
+    val tableDir = MetadataStore.tableDir(MetadataStore.versionDir(dir, version))
+    val written = MetadataReader.footprint(session, tableDir).getOrElse(
       throw new IllegalStateException(s"$tableDir was not written by Spark (no Spark schema in its footers)"))
-    val problems = MetadataTypes.baseProblems(footprint.schema)
+    val problems = MetadataTypes.baseProblems(written.schema)
     if (problems.nonEmpty) throw new IllegalStateException(problems.mkString("; "))
+    // The columns of withheld indexes are never read: the session could not decrypt them.
+    val hidden = withheld.flatMap(_._1.metadataColumns.values).toSet
+    val footprint = written.copy(schema = StructType(written.schema.filterNot(f => hidden(f.name))))
     // Column values, plus a null flag per column and a path-lookup slot pair per file.
     val heldBytes = footprint.uncompressedBytes + footprint.rows * (footprint.schema.length + 8L)
     val loaded =
       if (CacheConf.distributed(session, footprint.rows, heldBytes))
         new LoadedMetadata(version, definition, MetadataColumns.empty(footprint.schema), Some(tableDir.toString),
-          Some(footprint.rows))
-      else new LoadedMetadata(version, definition, MetadataReader.read(session, footprint))
+          Some(footprint.rows), withheld)
+      else new LoadedMetadata(version, definition, MetadataReader.read(session, footprint), withheld = withheld)
     logInfo(s"Loaded Skipstone metadata version $version of ${definition.datasetRoot}: ${loaded.filesInTable} files, " +
       (if (loaded.isDistributed) "evaluated with Spark over its table" else s"${loaded.sizeBytes} bytes on the driver"))
     loaded

@@ -4,9 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
-import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
-import org.apache.parquet.hadoop.util.HadoopInputFile
 
 import org.apache.spark.paths.SparkPath
 import org.apache.spark.sql.SparkSession
@@ -16,6 +14,8 @@ import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, Pa
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector
 import org.apache.spark.sql.types.{BinaryType, DataType, StringType, StructType}
 import org.apache.spark.sql.vectorized.ColumnarBatch
+
+import io.skipstone.encryption.ParquetFooters
 
 /**
  * Reads a metadata table straight into driver memory with Spark's own (vectorized) Parquet
@@ -81,7 +81,7 @@ object MetadataReader {
   }
 
   private def footer(file: FileStatus, conf: Configuration): ParquetMetadata = {
-    val reader = ParquetFileReader.open(HadoopInputFile.fromStatus(file, conf))
+    val reader = ParquetFooters.open(conf, file)
     try reader.getFooter finally reader.close()
   }
 

@@ -5,13 +5,14 @@ import java.security.MessageDigest
 import java.util.UUID
 
 import scala.util.Try
+import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileAlreadyExistsException, FileContext, FileStatus, FileSystem, Options, Path}
-import org.apache.parquet.hadoop.ParquetFileReader
-import org.apache.parquet.hadoop.util.HadoopInputFile
 
 import org.apache.spark.sql.SparkSession
+
+import io.skipstone.encryption.{EncryptionConf, ParquetFooters}
 
 
 /**
@@ -152,14 +153,26 @@ object MetadataStore {
    * takes, from the Parquet footers: no row is read.
    */
   def tableSize(conf: Configuration, tableDir: Path): (Long, Long) = {
-    val fs = tableDir.getFileSystem(conf)
-    val parts = fs.listStatus(tableDir).toSeq.filter(s => s.isFile && s.getPath.getName.endsWith(".parquet"))
+    val parts = tableParts(conf, tableDir)
     val rows = parts.map { s =>
-      val reader = ParquetFileReader.open(HadoopInputFile.fromStatus(s, conf))
+      val reader = ParquetFooters.open(conf, s)
       try reader.getRecordCount finally reader.close()
     }
     (rows.sum, parts.map(_.getLen).sum)
   }
+
+  /** The bytes a version's metadata table takes, from a listing (no footer is read). */
+  def tableBytes(conf: Configuration, tableDir: Path): Long = tableParts(conf, tableDir).map(_.getLen).sum
+
+  /** The Parquet files of a version's metadata table. */
+  def tableParts(conf: Configuration, tableDir: Path): Seq[FileStatus] =
+    tableDir.getFileSystem(conf).listStatus(tableDir).toSeq.filter(s => s.isFile && s.getPath.getName.endsWith(".parquet"))
+
+  /** Files a version's table describes, or None when `conf` holds no key to its encrypted footers. */
+  def filesIndexed(conf: Configuration, tableDir: Path): Option[Long] =
+    try Some(tableSize(conf, tableDir)._1) catch {
+      case NonFatal(e) if EncryptionConf.keyFailure(e).isDefined => None
+    }
 
   /** Removes every version of the dataset's metadata (never the data). */
   def drop(session: SparkSession, datasetRoot: String): Boolean = {

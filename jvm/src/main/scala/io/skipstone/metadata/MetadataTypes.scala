@@ -13,6 +13,9 @@ object MetadataTypes {
     LoadedMetadata.Path -> StringType, LoadedMetadata.Size -> LongType,
     LoadedMetadata.ModificationTime -> LongType, LoadedMetadata.NumRows -> LongType)
 
+  /** The base columns alone: a version no session can read anything of holds just these, and no file. */
+  val BaseSchema: StructType = StructType(Base.map { case (name, t) => StructField(name, t) })
+
   def baseProblems(schema: StructType): Seq[String] =
     (Base ++ Seq[(String, DataType)](LoadedMetadata.Fingerprint -> StringType).filter(c => has(schema, c._1)))
       .flatMap { case (name, t) => mismatch(schema, name, t) }

@@ -16,6 +16,8 @@ import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types._
 
+import io.skipstone.encryption.EncryptionConf
+
 /**
  * Everything that decides which values a relation reads from its files: the same bytes read
  * differently hold different values (a CSV read with another separator, header or null marker;
@@ -225,8 +227,11 @@ object ReadContext {
       case r: DataSourceRegister => r.shortName().toLowerCase(Locale.ROOT)
       case other => other.getClass.getName
     }
+    // Parquet encryption settings decide whether a file can be read, never what it holds, and
+    // may carry credentials: never recorded (see EncryptionConf.isCryptoSetting).
     val options = reading.options.collect {
-      case (k, v) if !FileChoosingOptions(k.toLowerCase(Locale.ROOT)) && !k.startsWith("__") =>
+      case (k, v) if !FileChoosingOptions(k.toLowerCase(Locale.ROOT)) && !k.startsWith("__") &&
+        !EncryptionConf.isCryptoSetting(k) =>
         k.toLowerCase(Locale.ROOT) -> normalizeValue(v)
     }
     val conf = session.sessionState.conf

@@ -91,8 +91,9 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
   /** Whether the condition gives any index something to work with. */
   val isUseful: Boolean = !Clause.isTriviallyTrue(translation.clause)
 
-  // Spark adds `x IS NOT NULL` for every column a comparison uses; listing those is noise.
-  val unanswered: Seq[String] = refused ++ translation.unanswered.collect {
+  // Indexes whose key this session lacks come first. Spark adds `x IS NOT NULL` for every
+  // column a comparison uses; listing those is noise.
+  val unanswered: Seq[String] = metadata.withheld.map(_._2) ++ refused ++ translation.unanswered.collect {
     case e if !e.isInstanceOf[IsNotNull] => e.sql
   }
 

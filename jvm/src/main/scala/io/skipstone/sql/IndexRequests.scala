@@ -6,7 +6,7 @@ import org.json4s.jackson.JsonMethods
 
 /**
  * `CREATE SKIPPING INDEX` index specs as the index build's requests: `{"kind", "columns",
- * "params"}` per index, params as strings exactly as Python's `IndexType.params()` stores them.
+ * "params", "key"}` per index (`key` null for an index not encrypted with a key of its own), params as strings exactly as Python's `IndexType.params()` stores them.
  *
  * Built-in kinds are checked here (column count, option names) so that a typo is reported with
  * the statement, before any job runs; user-defined kinds go through by name.
@@ -54,7 +54,8 @@ object IndexRequests {
         named
     }
     ("kind" -> kind) ~ ("columns" -> JArray(spec.columns.map(JString(_)).toList)) ~
-      ("params" -> JObject(params.map { case (k, v) => k -> (JString(v): JValue) }.toList))
+      ("params" -> JObject(params.map { case (k, v) => k -> (JString(v): JValue) }.toList)) ~
+      ("key" -> spec.key)
   }
 
   /** The JSON list of requests of a `CREATE SKIPPING INDEX`. */

@@ -45,7 +45,7 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
   }
 
   private def command(statement: SkipstoneStatement): Option[LogicalPlan] = statement match {
-    case CreateSkippingIndex(target, indexes) => Some(CreateSkippingIndexCommand(target, indexes))
+    case CreateSkippingIndex(target, indexes, footerKey) => Some(CreateSkippingIndexCommand(target, indexes, footerKey))
     case RefreshSkippingIndex(target) => Some(RefreshSkippingIndexCommand(target))
     case DescribeSkippingIndex(target) => Some(DescribeSkippingIndexCommand(target))
     case DescribeSkippingAdvice(target) => Some(DescribeSkippingAdviceCommand(target))

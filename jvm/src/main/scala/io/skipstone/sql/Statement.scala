@@ -33,8 +33,8 @@ object Target {
   }
 }
 
-/** One index of `CREATE SKIPPING INDEX`: `BLOOMFILTER(c) OPTIONS (fpp 0.01)`. */
-final case class IndexSpec(kind: String, columns: Seq[String], options: Seq[(String, String)])
+/** One index of `CREATE SKIPPING INDEX`: `BLOOMFILTER(c) OPTIONS (fpp 0.01) [ENCRYPTED WITH KEY 'k']`. */
+final case class IndexSpec(kind: String, columns: Seq[String], options: Seq[(String, String)], key: Option[String] = None)
 
 /** `LAYOUT ZORDER BY (a, b)` of `OPTIMIZE`. */
 final case class LayoutSpec(name: String, columns: Seq[String])
@@ -42,7 +42,8 @@ final case class LayoutSpec(name: String, columns: Seq[String])
 /** The statements Skipstone's parser recognizes; everything else goes to Spark's parser. */
 sealed trait SkipstoneStatement
 
-final case class CreateSkippingIndex(target: Target, indexes: Seq[IndexSpec]) extends SkipstoneStatement
+final case class CreateSkippingIndex(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None)
+  extends SkipstoneStatement
 final case class RefreshSkippingIndex(target: Target) extends SkipstoneStatement
 final case class DescribeSkippingIndex(target: Target) extends SkipstoneStatement
 final case class DropSkippingIndex(target: Target) extends SkipstoneStatement

@@ -76,15 +76,20 @@ object StatementGrammar extends RegexParsers {
 
   // -- statements -----------------------------------------------------------------------------
 
+  // docs/encryption.md: a key per index, and one for the metadata's footer
+  private val keyId: Parser[String] = stringLiteral.withFailureMessage("a key id expected, as a string ('k1')")
+  private val indexKey = kws("ENCRYPTED", "WITH", "KEY") ~> keyId
+  private val footerKey = kws("WITH", "FOOTER", "KEY") ~> keyId
+
   private val indexSpec: Parser[IndexSpec] =
-    identifier ~ columns ~ opt(kw("OPTIONS") ~> keyValues) ^^ { case kind ~ cols ~ options =>
-      IndexSpec(kind, cols, options.getOrElse(Nil))
+    identifier ~ columns ~ opt(kw("OPTIONS") ~> keyValues) ~ opt(indexKey) ^^ { case kind ~ cols ~ options ~ key =>
+      IndexSpec(kind, cols, options.getOrElse(Nil), key)
     }
 
   private val on = kw("ON") ~> target
 
-  private val create = kws("CREATE", "SKIPPING", "INDEX") ~> on ~ ("(" ~> rep1sep(indexSpec, ",") <~ ")") ^^ {
-    case t ~ indexes => CreateSkippingIndex(t, indexes)
+  private val create = kws("CREATE", "SKIPPING", "INDEX") ~> on ~ ("(" ~> rep1sep(indexSpec, ",") <~ ")") ~ opt(footerKey) ^^ {
+    case t ~ indexes ~ footer => CreateSkippingIndex(t, indexes, footer)
   }
   private val refresh = kws("REFRESH", "SKIPPING", "INDEX") ~> on ^^ RefreshSkippingIndex
   private val describe = (kw("DESCRIBE") | kw("DESC")) ~> kws("SKIPPING", "INDEX") ~> on ^^ DescribeSkippingIndex

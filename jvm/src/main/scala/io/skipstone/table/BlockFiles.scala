@@ -6,13 +6,12 @@ import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
-import org.apache.parquet.hadoop.ParquetFileReader
-import org.apache.parquet.hadoop.util.HadoopInputFile
 
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Literal, Murmur3Hash}
 import org.apache.spark.sql.functions.{coalesce, col, lit, try_element_at, typedLit}
 
+import io.skipstone.encryption.ParquetFooters
 import io.skipstone.metadata.{FileIdentity, FilePaths}
 
 /**
@@ -83,7 +82,7 @@ object BlockFiles {
   private def quoted(name: String): String = "`" + name.replace("`", "``") + "`"
 
   private def rowCount(conf: Configuration, file: Path): Long = {
-    val reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf))
+    val reader = ParquetFooters.open(conf, file)
     try reader.getRecordCount finally reader.close()
   }
 

@@ -7,8 +7,8 @@ import scala.util.Try
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
-import org.apache.parquet.hadoop.ParquetFileReader
-import org.apache.parquet.hadoop.util.HadoopInputFile
+
+import io.skipstone.encryption.ParquetFooters
 
 /**
  * The share of a table's bytes that a scan of some of its columns reads: Parquet reads only the
@@ -44,7 +44,7 @@ object ReadShare {
 
   /** Compressed bytes per top-level column over the file's row groups. */
   private def columnBytes(conf: Configuration, file: Path): Map[String, Long] = {
-    val reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf))
+    val reader = ParquetFooters.open(conf, file)
     try reader.getFooter.getBlocks.asScala.iterator.flatMap(_.getColumns.asScala)
       .map(c => c.getPath.toArray.head -> c.getTotalSize).toSeq.groupMapReduce(_._1)(_._2)(_ + _)
     finally reader.close()

@@ -90,9 +90,11 @@ object MetadataCli {
   private def describe(conf: Configuration, metadataRoot: Option[String], root: String): JObject = {
     val table = TableLog.latestVersion(conf, root).map(_ => rowJson(TableDetail.Schema, TableDetail.row(conf, root, None)))
     val metadata = MetadataStore.current(conf, metadataRoot, root).map { case (version, tableDir, definition) =>
-      val (files, bytes) = MetadataStore.tableSize(conf, tableDir)
+      // files_indexed is null for encrypted metadata whose footer key this configuration lacks
+      val files = MetadataStore.filesIndexed(conf, tableDir)
       JObject("version" -> JLong(version), "dir" -> JString(MetadataStore.metadataDir(metadataRoot, root).toString),
-        "files_indexed" -> JLong(files), "bytes" -> JLong(bytes), "definition" -> JsonMethods.parse(definition))
+        "files_indexed" -> files.map(JLong(_)).getOrElse(JNull), "bytes" -> JLong(MetadataStore.tableBytes(conf, tableDir)),
+        "definition" -> JsonMethods.parse(definition))
     }
     JObject("root" -> JString(root), "table" -> table.getOrElse(JNull), "metadata" -> metadata.getOrElse(JNull))
   }

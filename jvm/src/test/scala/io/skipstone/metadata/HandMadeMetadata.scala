@@ -19,14 +19,15 @@ object HandMadeMetadata {
   def schema(indexFields: Seq[StructField]): StructType = StructType(BaseFields ++ indexFields)
 
   def apply(indexes: Seq[IndexSpec], indexFields: Seq[StructField], rows: Seq[InternalRow],
-            context: Option[ReadContext]): LoadedMetadata = {
+            context: Option[ReadContext], withheld: Seq[(IndexSpec, String)] = Nil): LoadedMetadata = {
     val s = schema(indexFields)
     val vectors = s.fields.map(f => new OnHeapColumnVector(math.max(rows.size, 1), f.dataType))
     rows.foreach { row =>
       s.fields.indices.foreach(c => ColumnAppender.append(vectors(c), row, c, s(c).dataType))
     }
     val columns = new MetadataColumns(s, vectors, rows.size, s.fieldNames.map(_ -> 0L).toMap)
-    new LoadedMetadata(1L, DatasetIndex(DatasetIndex.CurrentFormatVersion, Root, "parquet", indexes, context), columns)
+    new LoadedMetadata(1L, DatasetIndex(DatasetIndex.CurrentFormatVersion, Root, "parquet", indexes, context), columns,
+      withheld = withheld)
   }
 
   /** A Parquet read of `dataSchema` in UTC with no options or settings: what most tests build and query under. */

@@ -30,14 +30,15 @@ class FileSkipperSuite extends AnyFunSuite {
   private val files: Seq[(Double, Double, Seq[Double], Long)] = Seq(
     (1.0, 3.0, Seq(1.0, 3.0), 10L), (5.0, 9.0, Seq(5.0, 9.0), 10L), (20.0, 30.0, Seq(20.0, 25.0, 30.0), 10L), (0.0, 0.0, Nil, 0L))
 
-  private def metadata(context: Option[ReadContext] = Some(built)): LoadedMetadata = {
+  private def metadata(context: Option[ReadContext] = Some(built),
+                       withheld: Seq[(IndexSpec, String)] = Nil): LoadedMetadata = {
     val fields = Seq(StructField("temp_min", DoubleType), StructField("temp_max", DoubleType),
       StructField("temp_nulls", LongType), StructField("temp_values", ArrayType(DoubleType)))
     val rows = files.zipWithIndex.map { case ((lo, hi, values, n), i) =>
       InternalRow(UTF8String.fromString(HandMadeMetadata.path(i)), size(i), 1L, n, lo, hi, 0L,
         org.apache.spark.sql.catalyst.util.ArrayData.toArrayData(values.toArray))
     }
-    HandMadeMetadata(Seq(minMax, valueList), fields, rows, context)
+    HandMadeMetadata(Seq(minMax, valueList), fields, rows, context, withheld)
   }
 
   private def size(file: Int): Long = 1000L + file
@@ -147,6 +148,16 @@ class FileSkipperSuite extends AnyFunSuite {
       .prune(allFiles)
     assert(names(kept).size == 4)
     assert(stats.filesSkipped == 0 && stats.filesUnindexed == 4)
+  }
+
+  test("an index withheld for want of its key answers nothing, and the stats say why first") {
+    val why = "ValueList(temp) not used: key 'k_temp' is not available to this session"
+    val skipper = this.skipper(EqualTo(temp, Literal(7.0)), loaded = metadata(withheld = Seq(valueList -> why)))
+    val (kept, stats) = skipper.prune(allFiles)
+    // MinMax alone: file 1's range [5, 9] holds 7, so it is read; ValueList would rule it out
+    assert(names(kept) == Seq("part-1.parquet"))
+    assert(stats.skippedByIndex.toMap == Map("MinMax(temp)" -> 2L))
+    assert(stats.unanswered.head == why)
   }
 
   test("a condition no index answers is useless and its leaf is reported") {

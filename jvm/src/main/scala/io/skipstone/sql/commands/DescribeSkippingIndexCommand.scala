@@ -8,7 +8,11 @@ import org.json4s.jackson.JsonMethods
 import io.skipstone.metadata.MetadataStore
 import io.skipstone.sql.{ResolvedTarget, Target}
 
-/** `DESCRIBE SKIPPING INDEX ON t`: one row per index, the columns of Python's `describe()`. */
+/**
+ * `DESCRIBE SKIPPING INDEX ON t`: one row per index, the columns of Python's `describe()`: with
+ * the id of the key each index is encrypted with and the metadata's footer key (null: none), and
+ * `files_indexed` null for a session that cannot read the encrypted metadata.
+ */
 final case class DescribeSkippingIndexCommand(target: Target) extends SkipstoneCommand {
   override def statement: String = "DESCRIBE SKIPPING INDEX"
   override def schema: StructType = DescribeSkippingIndexCommand.Schema
@@ -18,14 +22,15 @@ final case class DescribeSkippingIndexCommand(target: Target) extends SkipstoneC
     val dataset = ResolvedTarget(session, target)
     MetadataStore.current(session, dataset.root) match {
       case Some((version, tableDir, definition)) =>
-        val filesIndexed = session.read.parquet(tableDir.toString).count()
+        val filesIndexed = MetadataStore.filesIndexed(session.sessionState.newHadoopConf(), tableDir).map(Long.box).orNull
         val metadataDir = MetadataStore.metadataDir(session, dataset.root).toString
         val parsed = JsonMethods.parse(definition)
         // a Delta table's index is pinned to the table version it was built from
         val tableVersion = (parsed \ "read" \ "tableVersion").extractOpt[Long].map(Long.box).orNull
+        val footerKey = (parsed \ "encryption" \ "footerKey").extractOpt[String].orNull
         (parsed \ "indexes").children.map { ix =>
           Row((ix \ "name").extract[String], (ix \ "kind").extract[String], (ix \ "columns").extract[Seq[String]],
-            version, filesIndexed, dataset.root, metadataDir, tableVersion)
+            version, filesIndexed, dataset.root, metadataDir, tableVersion, (ix \ "key").extractOpt[String].orNull, footerKey)
         }
       case _ => Nil
     }
@@ -34,5 +39,5 @@ final case class DescribeSkippingIndexCommand(target: Target) extends SkipstoneC
 
 object DescribeSkippingIndexCommand {
   val Schema: StructType = StructType.fromDDL("index STRING, kind STRING, columns ARRAY<STRING>, version BIGINT, " +
-    "files_indexed BIGINT, dataset STRING, metadata_dir STRING, table_version BIGINT")
+    "files_indexed BIGINT, dataset STRING, metadata_dir STRING, table_version BIGINT, key STRING, footer_key STRING")
 }

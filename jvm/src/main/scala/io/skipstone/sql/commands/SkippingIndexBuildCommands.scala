@@ -8,11 +8,13 @@ import io.skipstone.metadata.BuildSource
 import io.skipstone.sql.{IndexRequests, IndexSpec, ResolvedTarget, SkipstoneSqlException, Target}
 
 /**
- * `CREATE SKIPPING INDEX ON t (MINMAX(c), BLOOMFILTER(d) OPTIONS (fpp 0.01), ...)`. The statement
- * is checked and turned into the index build's requests (see [[IndexRequests]]) when parsed and
- * run by the same JVM index build the Python API calls ([[IndexBuild]]).
+ * `CREATE SKIPPING INDEX ON t (MINMAX(c), BLOOMFILTER(d) OPTIONS (fpp 0.01), ...)`, each index
+ * optionally `ENCRYPTED WITH KEY 'k'` and the statement `WITH FOOTER KEY 'f'` (docs/encryption.md).
+ * The statement is checked and turned into the index build's requests (see [[IndexRequests]])
+ * when parsed and run by the same JVM index build the Python API calls ([[IndexBuild]]).
  */
-final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSpec]) extends SkipstoneCommand {
+final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None)
+  extends SkipstoneCommand {
   override def statement: String = CreateSkippingIndexCommand.Statement
   override def schema: StructType = SkippingIndexBuild.Schema
 
@@ -23,7 +25,7 @@ final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSp
     val resolved = SkippingIndexBuild.dataset(session, statement, target)
     val data = resolved.table.fold(session.read.format(resolved.format).load(resolved.root))(session.table)
     val source = SourceRelation.buildSource(session, data, resolved.table)
-    Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson))))
+    Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson), footerKey = footerKey)))
   }
 }
 
