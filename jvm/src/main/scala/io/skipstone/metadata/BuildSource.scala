@@ -17,15 +17,19 @@ import org.json4s.jackson.JsonMethods
  * @param options reader options, without those that say where files are
  * @param table   the catalog table read, if any
  * @param schema  the schema the files were read with (a user schema, or the inferred one)
- * @param tableVersion for a table whose log lists its files (format `delta`), the version built from
+ * @param tableVersion for a table whose own metadata lists its files (format `delta`), the
+ *                     snapshot built from (Delta's version)
  */
 case class BuildSource(root: String, format: String, options: Map[String, String], table: Option[String],
                        schema: Option[StructType], tableVersion: Option[Long] = None) {
   /** The dataset's name in messages. */
   def name: String = table.getOrElse(root)
 
-  /** A Delta Lake table: its files are its log's, and a read takes no schema (the log has it). */
-  def isDelta: Boolean = format == BuildSource.DeltaFormat
+  /**
+   * A Delta Lake table: its files are those its metadata lists, and a read takes no schema (the
+   * table's metadata has it).
+   */
+  def isTableFormat: Boolean = BuildSource.TableFormats(format)
 
   /** The whole dataset, or just `files` of it (with Hive-style partition columns kept). */
   def read(session: SparkSession, files: Option[Seq[String]] = None): DataFrame = (table, files) match {
@@ -38,7 +42,7 @@ case class BuildSource(root: String, format: String, options: Map[String, String
 
   private def reader(session: SparkSession, withSchema: Option[StructType]) = {
     val r = session.read.format(format).options(options)
-    if (isDelta) r else withSchema.fold(r)(r.schema)
+    if (isTableFormat) r else withSchema.fold(r)(r.schema)
   }
 
   def toJson: JValue =
@@ -49,16 +53,18 @@ case class BuildSource(root: String, format: String, options: Map[String, String
 object BuildSource {
   /** Reader options that say where files are, not how to read them; re-reads pass paths themselves. */
   private val LocationOptions = Set("path", "paths", "basepath")
-  /** A Delta build's version is recorded apart ([[tableVersion]]); a refresh reads the newest. */
+  /** A table format build's snapshot is recorded apart ([[tableVersion]]); a refresh reads the newest. */
   private val VersionOptions = Set("versionasof", "timestampasof")
 
   val DeltaFormat = "delta"
+  /** Formats of tables whose own metadata lists their files (io.skipstone.sources.TableFormats). */
+  val TableFormats: Set[String] = Set(DeltaFormat)
 
   def apply(root: String, format: String, options: Map[String, String], table: Option[String],
             schema: Option[StructType], tableVersion: Option[Long] = None): BuildSource =
     new BuildSource(root, format, options.filter { case (k, _) =>
       val key = k.toLowerCase(Locale.ROOT)
-      !LocationOptions(key) && !(format == DeltaFormat && VersionOptions(key))
+      !LocationOptions(key) && !(TableFormats(format) && VersionOptions(key))
     }, table, schema, tableVersion)
 
   /** The `read` record of index.json for the dataset at `root`. */
