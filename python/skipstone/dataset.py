@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 #: Reader options that say where files are, not how to read them; re-reads pass paths themselves.
 _LOCATION_OPTIONS = {"path", "paths", "basepath"}
 
-#: Formats of tables whose own metadata lists their files: Delta Lake (docs/delta-sources.md), with
-#: what messages call one of their tables.
-_TABLE_FORMATS = {"delta": "a Delta Lake"}
+#: Formats of tables whose own metadata lists their files: Delta Lake (docs/delta-sources.md) and
+#: Iceberg (docs/iceberg-sources.md), with what messages call one of their tables.
+_TABLE_FORMATS = {"delta": "a Delta Lake", "iceberg": "an Iceberg"}
 
 
 class Skipstone:
@@ -36,9 +36,10 @@ class Skipstone:
     >>> spark.sql("SELECT * FROM parquet.`/data/weather` WHERE temp > 40").count()  # doctest: +SKIP
 
     A Delta Lake table is indexed over its live files, at the version it is read at
-    (docs/delta-sources.md):
+    (docs/delta-sources.md); an Iceberg table at the snapshot it is read at (docs/iceberg-sources.md):
 
     >>> Skipstone.for_path(spark, "/data/orders", format="delta").build(BloomFilter("order_id"))  # doctest: +SKIP
+    >>> Skipstone.for_table(spark, "lake.sales.orders").build(BloomFilter("order_id"))  # doctest: +SKIP
     """
 
     def __init__(self, spark: SparkSession, root: str, data_format: str,
@@ -69,6 +70,8 @@ class Skipstone:
 
         ``format="delta"`` opens a Delta Lake table: its index covers the files of the table's
         current snapshot (not the directory's) and records the table version it was built from.
+        ``format="iceberg"`` opens an Iceberg table Iceberg loads by its path (catalog tables:
+        ``Skipstone.for_table``), indexed at its current snapshot.
 
         >>> ds = Skipstone.for_path(spark, "/data/weather")          # doctest: +SKIP
         >>> ds = Skipstone.for_path(spark, "/data/logs", format="json")  # doctest: +SKIP
@@ -111,7 +114,9 @@ class Skipstone:
     def for_table(cls, spark: SparkSession, name: str) -> Skipstone:
         """A catalog table backed by files, e.g. ``Skipstone.for_table(spark, "db.weather")``.
 
-        A Delta Lake table in the catalog is indexed as ``for_path(..., format="delta")`` does.
+        A Delta Lake table in the catalog is indexed as ``for_path(..., format="delta")`` does;
+        an Iceberg table of any catalog (``"lake.db.orders"``) over the data files of its current
+        snapshot, pinned to that snapshot's id (docs/iceberg-sources.md).
         Views (temporary or not) are refused: index the table or path the view reads.
         """
         # Checked first: a view's rows are its query's, and building over them would index less
@@ -209,7 +214,8 @@ class Skipstone:
 
     def describe(self) -> DataFrame:
         """One row per index: its description, kind, columns, the metadata version and size,
-        and for a Delta table the table version the index was built from (``table_version``).
+        and for a Delta table the table version the index was built from (``table_version``;
+        for an Iceberg table, the snapshot id).
 
         >>> Skipstone.for_path(spark, "/data/weather").describe().show()   # doctest: +SKIP
         """
@@ -254,11 +260,11 @@ class Skipstone:
 
     @property
     def _is_table_format(self) -> bool:
-        """A Delta Lake table, whose files its own metadata lists."""
+        """A Delta Lake or Iceberg table, whose files its own metadata lists."""
         return self.format.lower() in _TABLE_FORMATS
 
     def _read_table(self) -> DataFrame:
-        """The Delta table at one snapshot (its newest), as the JVM's build reads it:
+        """The Delta or Iceberg table at one snapshot (its newest), as the JVM's build reads it:
         files, rows and the snapshot recorded are then of one snapshot."""
         from pyspark.sql import DataFrame
 
@@ -300,7 +306,7 @@ class Skipstone:
 
         plan = json.loads(java_call(self._builds.plan, self._jsession, data._jdf, self.root, self.table,
                                     json.dumps(requests)))
-        # a Delta table's rows as its files hold them (deletes ignored), as the JVM reads them
+        # a Delta or Iceberg table's rows as its files hold them (deletes ignored), as the JVM reads them
         rows = data if not self._is_table_format else \
             DataFrame(java_call(self._builds.rowsToIndex, self._jsession, data._jdf), self._spark)
         roles = python_roles(rows, indexes, plan)

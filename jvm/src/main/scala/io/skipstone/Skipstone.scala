@@ -77,17 +77,17 @@ object Skipstone {
    */
   def describeSource(df: org.apache.spark.sql.DataFrame): String = {
     val session = df.sparkSession.asInstanceOf[SparkSession]
-    val source = SourceRelation.of(df)
+    val source = SourceRelation.of(session, df)
     JsonMethods.compact(JsonMethods.render(
       ("root" -> source.root.map(FilePaths.requireUnescaped)) ~ ("format" -> source.format(session)) ~
         ("table" -> source.tableName) ~
-        ("reader" -> source.context(session).toJson) ~ ("options" -> source.relation.options) ~
+        ("reader" -> source.context(session).toJson) ~ ("options" -> source.readerOptions) ~
         ("schema" -> JsonMethods.parse(source.relation.schema.json))))
   }
 
   /**
-   * The table format (`delta`) whose table is under `root` (its `_delta_log`), which is indexed
-   * with that format; null for a plain directory.
+   * The table format (`delta`, `iceberg`) whose table is under `root` (its `_delta_log`, its
+   * Iceberg `metadata/`), which is indexed with that format; null for a plain directory.
    */
   def tableFormatAt(session: SparkSession, root: String): String =
     TableFormats.at(session.sessionState.newHadoopConf(), root).map(_.name).orNull

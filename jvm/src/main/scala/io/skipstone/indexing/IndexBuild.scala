@@ -14,7 +14,7 @@ import org.apache.spark.internal.Logging
 
 import io.skipstone.clauses.rules.{FunctionIdentity, StoredRule}
 import io.skipstone.metadata.{BuildSource, DatasetIndex, ReadContext, IndexSpec, MetadataCache, MetadataStore}
-import io.skipstone.sources.DeltaTables
+import io.skipstone.sources.{DeltaTables, IcebergFiles, IcebergTables}
 
 /**
  * The one way indexes are built: from index requests (as index.json stores them) to a new,
@@ -29,7 +29,8 @@ import io.skipstone.sources.DeltaTables
  * }}}
  *
  * A Delta Lake table (`spark.read.format("delta")`, or a catalog table Delta owns) is indexed
- * over its snapshot's live files, at one version that the metadata records (docs/delta-sources.md).
+ * over its snapshot's live files, at one version that the metadata records (docs/delta-sources.md);
+ * an Iceberg table likewise, at one snapshot (docs/iceberg-sources.md).
  */
 object IndexBuild extends Logging {
   /**
@@ -52,10 +53,11 @@ object IndexBuild extends Logging {
 
   /**
    * `data` as a build reads it: a Delta table at one version (the one its index resolved, see
-   * [[DeltaTables.pinned]]), so that its files, its rows and the version recorded agree; any
-   * other relation as it is. Python pins first, to compute its roles over the same files.
+   * [[DeltaTables.pinned]]), an Iceberg table at one snapshot as its data files' full contents
+   * (see [[IcebergTables.pinned]]), so that its files, its rows and the version recorded agree;
+   * any other relation as it is. Python pins first, to compute its roles over the same files.
    */
-  def pinned(session: SparkSession, data: DataFrame): DataFrame = {
+  def pinned(session: SparkSession, data: DataFrame): DataFrame = IcebergTables.pinned(session, data).getOrElse {
     val relation = SourceRelation.of(data)
     relation.root.filter(_ => relation.tableFormat.contains(DeltaTables))
       .fold(data)(root => DeltaTables.pinned(session, data, relation.relation, root))
@@ -64,7 +66,7 @@ object IndexBuild extends Logging {
   /** The rows a build summarizes per file of `data`, for Python's roles (see [[SourceRelation.rowsToIndex]]). */
   def rowsToIndex(session: SparkSession, data: DataFrame): DataFrame = SourceRelation.of(data).rowsToIndex(session, data)
 
-  /** Every row of `files` (canonical paths) of the Delta table `data` reads (pinned), for a refresh. */
+  /** Every row of `files` (canonical paths) of the Delta or Iceberg table `data` reads (pinned), for a refresh. */
   def tableFileRows(session: SparkSession, data: DataFrame, files: java.util.List[String]): DataFrame =
     SourceRelation.of(data).tableFileRows(session, data, files.asScala.toSeq)
 
@@ -216,7 +218,7 @@ object IndexBuild extends Logging {
 
   /**
    * Same path, size, modification time and fingerprint: the metadata row still describes the
-   * file. A Delta table's files are immutable and never named twice: path and size suffice.
+   * file. A Delta or Iceberg table's files are immutable and never named twice: path and size suffice.
    */
   private def unchanged(old: DataFrame, listed: DataFrame, byPathAndSize: Boolean) =
     if (!old.columns.contains("fingerprint")) org.apache.spark.sql.functions.lit(false)
@@ -254,21 +256,31 @@ object IndexBuild extends Logging {
   }
 
   /**
-   * What Skipstone cannot index in a table format's table, said before any work. Delta: columns
+   * What Skipstone cannot index in a Delta or Iceberg table, said before any work. Delta: columns
    * stored under other names (column mapping), and partition columns, whose values live in
-   * Delta's log and which Delta prunes itself.
+   * Delta's log and which Delta prunes itself. Iceberg: columns with an initial default, which
+   * Iceberg reads as that default from files written before the column existed.
    */
   private def checkTableFormat(session: SparkSession, source: BuildSource, data: DataFrame,
                                columns: Seq[ResolvedColumn]): Unit = {
     val resolver = session.sessionState.conf.resolver
     val tops = columns.map(_.path.parts.head)
-    SourceRelation.find(data).filter(_.tableFormat.contains(DeltaTables)).foreach { relation =>
-      val mapped = DeltaTables.mappedColumns(relation.relation)
-      if (mapped.nonEmpty) throw new IndexBuildError(s"the Delta table ${source.name} uses column mapping (columns " +
-        s"${mapped.mkString(", ")} are stored under other names in its files); Skipstone indexes Delta tables without column mapping")
-      tops.find(c => relation.relation.partitionSchema.fieldNames.exists(resolver(_, c))).foreach { c =>
-        throw new IndexBuildError(s"$c is a partition column of the Delta table ${source.name}: Delta prunes partitions " +
-          "with its log's values; index data columns")
+    SourceRelation.find(data).foreach { relation =>
+      relation.relation.location match {
+        case iceberg: IcebergFiles =>
+          tops.find(c => iceberg.snapshot.defaulted.exists(resolver(_, c))).foreach { c =>
+            throw new IndexBuildError(s"$c of the Iceberg table ${source.name} has an initial default, which Iceberg " +
+              "reads from files written before the column existed; Skipstone indexes columns without one")
+          }
+        case _ if relation.tableFormat.contains(DeltaTables) =>
+          val mapped = DeltaTables.mappedColumns(relation.relation)
+          if (mapped.nonEmpty) throw new IndexBuildError(s"the Delta table ${source.name} uses column mapping (columns " +
+            s"${mapped.mkString(", ")} are stored under other names in its files); Skipstone indexes Delta tables without column mapping")
+          tops.find(c => relation.relation.partitionSchema.fieldNames.exists(resolver(_, c))).foreach { c =>
+            throw new IndexBuildError(s"$c is a partition column of the Delta table ${source.name}: Delta prunes partitions " +
+              "with its log's values; index data columns")
+          }
+        case _ =>
       }
     }
   }

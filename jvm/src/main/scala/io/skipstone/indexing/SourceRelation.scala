@@ -7,7 +7,7 @@ import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, HadoopFsRel
 import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
 
 import io.skipstone.metadata.{BuildSource, FileIdentity, FilePaths, ReadContext}
-import io.skipstone.sources.{TableFormat, TableFormats}
+import io.skipstone.sources.{IcebergFiles, IcebergTables, TableFormat, TableFormats}
 
 /**
  * The file relation a DataFrame reads: what an index over it is built from, so that the
@@ -24,7 +24,7 @@ case class SourceRelation(relation: HadoopFsRelation, table: Option[CatalogTable
   }
 
   /**
-   * The table format (Delta Lake) whose snapshot the relation lists, if any: its files
+   * The table format (Delta Lake, Iceberg) whose snapshot the relation lists, if any: its files
    * are those the table's metadata lists, not a directory's.
    */
   val tableFormat: Option[TableFormat] = TableFormats.of(relation.location)
@@ -32,11 +32,20 @@ case class SourceRelation(relation: HadoopFsRelation, table: Option[CatalogTable
   /** The format a build records and a refresh reads with: the table format, else the reader's. */
   def format(session: SparkSession): String = tableFormat.fold(context(session).format)(_.name)
 
-  /** The snapshot the relation lists, for a table format (Delta's version). */
+  /** The snapshot the relation lists, for a table format (Delta's version, Iceberg's snapshot id). */
   def tableVersion: Option[Long] = tableFormat.flatMap(_.snapshotOf(relation.location))
 
   /** The catalog table read, by the name that reads it again. */
-  def tableName: Option[String] = table.map(_.identifier.unquotedString)
+  def tableName: Option[String] = table.map(_.identifier.unquotedString).orElse(relation.location match {
+    case iceberg: IcebergFiles => iceberg.snapshot.catalogName
+    case _ => None
+  })
+
+  /**
+   * The reader options a refresh reads the dataset with: the relation's, but none for an Iceberg
+   * table, read by its name or path (the relation's are how Skipstone reads its files).
+   */
+  def readerOptions: Map[String, String] = if (tableFormat.contains(IcebergTables)) Map.empty else relation.options
 
   /**
    * The relation's data files with their identity, as its own file index lists them (the
@@ -87,10 +96,10 @@ object SourceRelation {
    * [[BuildSource]] a build records.
    */
   def buildSource(session: SparkSession, df: DataFrame, table: Option[String] = None): BuildSource = {
-    val source = of(df)
+    val source = of(session, df)
     val root = source.root.getOrElse(throw new IndexBuildError(
       "the DataFrame reads several paths; Skipstone indexes one directory (or table) per dataset: read its root directory"))
-    BuildSource(root, source.format(session), source.relation.options, table.orElse(source.tableName),
+    BuildSource(root, source.format(session), source.readerOptions, table.orElse(source.tableName),
       Some(source.relation.schema), source.tableVersion)
   }
 
@@ -107,11 +116,17 @@ object SourceRelation {
     df.asInstanceOf[ClassicDataset[_]].queryExecution.analyzed
       .collect { case LogicalRelation(fs: HadoopFsRelation, _, table, _, _) => SourceRelation(fs, table) }
 
+  /**
+   * The file relation `df` reads as a build reads it: `df`'s own, or for an Iceberg table (which
+   * Spark reads through Iceberg's connector, not as files) the data files of the snapshot it reads.
+   */
+  def of(session: SparkSession, df: DataFrame): SourceRelation = of(IcebergTables.pinned(session, df).getOrElse(df))
+
   def of(df: DataFrame): SourceRelation = {
     relations(df) match {
       case Seq(one) => one
       case Seq() => throw new IllegalArgumentException(
-        "the DataFrame does not read files through a file source (Parquet, ORC, CSV, JSON, ...); " +
+        "the DataFrame does not read files through a file source (Parquet, ORC, CSV, JSON, ...) nor an Iceberg table; " +
           "Skipstone indexes file-based datasets and tables")
       case several => throw new IllegalArgumentException(
         s"the DataFrame reads ${several.size} file relations; index each dataset on its own")

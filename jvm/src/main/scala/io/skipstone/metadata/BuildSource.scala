@@ -17,8 +17,8 @@ import org.json4s.jackson.JsonMethods
  * @param options reader options, without those that say where files are
  * @param table   the catalog table read, if any
  * @param schema  the schema the files were read with (a user schema, or the inferred one)
- * @param tableVersion for a table whose own metadata lists its files (format `delta`), the
- *                     snapshot built from (Delta's version)
+ * @param tableVersion for a table whose own metadata lists its files (format `delta` or `iceberg`),
+ *                     the snapshot built from (Delta's version, Iceberg's snapshot id)
  */
 case class BuildSource(root: String, format: String, options: Map[String, String], table: Option[String],
                        schema: Option[StructType], tableVersion: Option[Long] = None) {
@@ -26,8 +26,8 @@ case class BuildSource(root: String, format: String, options: Map[String, String
   def name: String = table.getOrElse(root)
 
   /**
-   * A Delta Lake table: its files are those its metadata lists, and a read takes no schema (the
-   * table's metadata has it).
+   * A Delta Lake or Iceberg table: its files are those its metadata lists, and a read takes no
+   * schema (the table's metadata has it).
    */
   def isTableFormat: Boolean = BuildSource.TableFormats(format)
 
@@ -54,11 +54,13 @@ object BuildSource {
   /** Reader options that say where files are, not how to read them; re-reads pass paths themselves. */
   private val LocationOptions = Set("path", "paths", "basepath")
   /** A table format build's snapshot is recorded apart ([[tableVersion]]); a refresh reads the newest. */
-  private val VersionOptions = Set("versionasof", "timestampasof")
+  private val VersionOptions = Set("versionasof", "timestampasof", "snapshot-id", "as-of-timestamp", "branch", "tag",
+    "start-snapshot-id", "end-snapshot-id", "start-timestamp", "end-timestamp")
 
   val DeltaFormat = "delta"
+  val IcebergFormat = "iceberg"
   /** Formats of tables whose own metadata lists their files (io.skipstone.sources.TableFormats). */
-  val TableFormats: Set[String] = Set(DeltaFormat)
+  val TableFormats: Set[String] = Set(DeltaFormat, IcebergFormat)
 
   def apply(root: String, format: String, options: Map[String, String], table: Option[String],
             schema: Option[StructType], tableVersion: Option[Long] = None): BuildSource =

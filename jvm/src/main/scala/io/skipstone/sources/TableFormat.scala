@@ -8,18 +8,19 @@ import org.apache.spark.sql.execution.datasources.{FileIndex, HadoopFsRelation}
 import io.skipstone.metadata.ReadContext
 
 /**
- * A table format whose own metadata lists the live data files of a snapshot (Delta Lake's log),
- * where a directory's listing would also show files the table removed.
+ * A table format whose own metadata lists the live data files of a snapshot (Delta Lake's log,
+ * Iceberg's manifests), where a directory's listing would also show files the table removed.
  * Both formats promise what Skipstone's freshness rests on:
  *
  *  - a data file is written once under a new name and never changed, so a listed file with an
  *    indexed path and size is the file that was indexed (no modification time, no file-system call);
- *  - a delete only hides rows of a file (Delta's deletion vectors), so an index over a file's full contents holds for every snapshot
+ *  - a delete only hides rows of a file (Delta's deletion vectors, Iceberg's position and
+ *    equality delete files), so an index over a file's full contents holds for every snapshot
  *    that lists the file, older ones included;
- *  - a snapshot is named by a number (Delta's version) that a build records.
+ *  - a snapshot is named by a number (Delta's version, Iceberg's snapshot id) that a build records.
  */
 trait TableFormat {
-  /** The format a build records (`delta`). */
+  /** The format a build records (`delta`, `iceberg`). */
   def name: String
 
   /** The format's name in messages ("Delta Lake"). */
@@ -48,7 +49,7 @@ trait TableFormat {
 }
 
 object TableFormats {
-  val all: Seq[TableFormat] = Seq(DeltaTables)
+  val all: Seq[TableFormat] = Seq(DeltaTables, IcebergTables)
 
   /** The format whose snapshot `index` lists, if any. */
   def of(index: FileIndex): Option[TableFormat] = all.find(_.lists(index))
