@@ -12,7 +12,7 @@ PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta bench-delta-source test-stores
+.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores
 
 install: $(VENV)/.installed $(JAR)
 
@@ -115,6 +115,12 @@ bench-layout-shifting-peers:
 test-delta:
 	$(PEERS) test-delta
 
+# Skipstone's indexes on Iceberg tables (docs/iceberg-sources.md), the same way on the same Spark:
+# Iceberg's runtime jar and extension in each test session, a Hadoop catalog per test module in a
+# temporary warehouse, tests/sources/test_iceberg_*.py (skipped by `make test`, which has no Iceberg).
+test-iceberg:
+	$(PEERS) test-iceberg
+
 # Point lookups on a Delta table (TPC-H lineitem): Skipstone's indexes beside Delta's own skipping
 bench-delta-source:
 	$(PEERS) run -m benchmarks.delta_source $(DELTA_BENCH_FLAGS)
@@ -153,9 +159,10 @@ test-jvm: $(JAR)
 # needs) fetched once from Maven Central into .cache/s3-jars, both named to the tests' Spark in
 # SKIPSTONE_TEST_CONF. Without them (make test) those tests are skipped. About 15 minutes on 2
 # cores, 11 of them the store-agnostic table suite (tests/stores/table_suite.py) on S3.
-# The store suites: S3 (moto's server, hadoop-aws), HDFS (a MiniDFSCluster), Delta Lake sources
-# (pyspark 4.1 beside Delta 4.4). Each fetches what it needs from Maven Central / PyPI into .cache.
-test-stores: test-s3 test-hdfs test-delta
+# The store suites: S3 (moto's server, hadoop-aws), HDFS (a MiniDFSCluster), Delta Lake and Iceberg
+# sources (pyspark 4.1 beside Delta 4.4 / Iceberg 1.12). Each fetches what it needs from Maven
+# Central / PyPI into .cache.
+test-stores: test-s3 test-hdfs test-delta test-iceberg
 
 test-s3: install $(JAR)
 	conf="$$($(PY) tests/stores/s3_store.py conf)" && SKIPSTONE_TEST_CONF="$$conf" $(PY) -m pytest -q tests/stores/test_s3_*.py

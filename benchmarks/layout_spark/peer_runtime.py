@@ -12,10 +12,13 @@ Skipstone's jar compiled by that pyspark's Scala compiler into a copy of the Pyt
     python -m benchmarks.layout_spark.peer_runtime jars                 # `make peer-jars`
     python -m benchmarks.layout_spark.peer_runtime run -m MODULE ARGS   # MODULE on the peers' Spark
     python -m benchmarks.layout_spark.peer_runtime test-delta [ARGS]    # `make test-delta`
+    python -m benchmarks.layout_spark.peer_runtime test-iceberg [ARGS]  # `make test-iceberg`
 
 `test-delta` runs the tests of Skipstone's indexes over Delta tables (tests/sources/test_delta_*.py,
 pytest ARGS after it) on that Spark, with Delta's jars, extension and catalog in each test
-session (tests/conftest.py reads them from SKIPSTONE_TEST_CONF).
+session (tests/conftest.py reads them from SKIPSTONE_TEST_CONF); `test-iceberg` those over
+Iceberg tables (tests/sources/test_iceberg_*.py) with Iceberg's runtime jar and extension (each
+test module registers a Hadoop catalog of its own, in a temporary warehouse).
 """
 from __future__ import annotations
 
@@ -78,7 +81,9 @@ def fetch_jars(cache: str = JARS_CACHE, maven_settings: str | None = None) -> li
 
 DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
 DELTA_CATALOG = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
-DELTA_TESTS = "tests/sources"
+ICEBERG_EXTENSION = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
+# (the tests of each connector, the session settings it needs) by `test-<connector>`
+SOURCE_TESTS = {"test-delta": "tests/sources/test_delta_*.py", "test-iceberg": "tests/sources/test_iceberg_*.py"}
 
 
 def delta_session_conf(cache: str = JARS_CACHE) -> dict[str, str]:
@@ -88,6 +93,14 @@ def delta_session_conf(cache: str = JARS_CACHE) -> dict[str, str]:
     delta = [p for p in jar_paths(cache) if os.path.basename(p).startswith("delta-")]
     return {"spark.jars": ",".join(delta), "spark.sql.extensions": DELTA_EXTENSION,
             "spark.sql.catalog.spark_catalog": DELTA_CATALOG}
+
+
+def iceberg_session_conf(cache: str = JARS_CACHE) -> dict[str, str]:
+    """What a session needs for Iceberg besides Skipstone: Iceberg's runtime jar and its extension
+    (its procedures, such as rewrite_data_files). Catalogs are the tests' own (Hadoop catalogs
+    in temporary warehouses, registered at run time)."""
+    iceberg = [p for p in jar_paths(cache) if os.path.basename(p).startswith("iceberg-")]
+    return {"spark.jars": ",".join(iceberg), "spark.sql.extensions": ICEBERG_EXTENSION}
 
 
 def _jar_name(coordinate: str) -> str:
@@ -141,12 +154,12 @@ def prepared(cache: str = SPARK_CACHE) -> Runtime:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--maven-settings", help="a settings.xml for mvn (a mirror of Maven Central, a proxy)")
-    parser.add_argument("what", choices=["jars", "run", "test-delta"],
+    parser.add_argument("what", choices=["jars", "run", *SOURCE_TESTS],
                         help="jars: fetch Delta's and Iceberg's jars into .cache/peer-jars; "
                              "run: the peers' python with the arguments that follow; "
-                             "test-delta: the Delta source tests, pytest's arguments following")
-    # everything after `run` or `test-delta` is the peers' python's (or pytest's), options included
-    ends = [argv.index(w) + 1 for w in ("run", "test-delta") if w in argv]
+                             "test-delta, test-iceberg: the Delta or Iceberg source tests, pytest's arguments following")
+    # everything after `run` or `test-*` is the peers' python's (or pytest's), options included
+    ends = [argv.index(w) + 1 for w in ("run", *SOURCE_TESTS) if w in argv]
     head = argv[:min(ends)] if ends else argv
     args = parser.parse_args(head)
     fetched = fetch_jars(maven_settings=args.maven_settings)
@@ -154,13 +167,16 @@ def main(argv: list[str]) -> int:
         print("\n".join(fetched))
         return 0
     rest = argv[len(head):]
-    if args.what == "test-delta":
-        rest = ["-m", "pytest", "-q", "-p", "no:cacheprovider", *(rest or [DELTA_TESTS])]
+    tests = SOURCE_TESTS.get(args.what)
+    if tests is not None:
+        rest = ["-m", "pytest", "-q", "-p", "no:cacheprovider",
+                *(rest or sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, tests))))]
     runtime = prepared()
     cmd, env = runtime.command(rest)
-    if args.what == "test-delta":
+    if tests is not None:
         _install_jar_in_checkout(runtime)
-        env["SKIPSTONE_TEST_CONF"] = json.dumps(delta_session_conf())
+        conf = delta_session_conf() if args.what == "test-delta" else iceberg_session_conf()
+        env["SKIPSTONE_TEST_CONF"] = json.dumps(conf)
     return subprocess.run(cmd, env=env, cwd=ROOT).returncode
 
 

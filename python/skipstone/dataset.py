@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 #: Reader options that say where files are, not how to read them; re-reads pass paths themselves.
 _LOCATION_OPTIONS = {"path", "paths", "basepath"}
 
-#: The format of Delta Lake tables, whose files are listed by the table's log (docs/delta-sources.md).
-_DELTA = "delta"
+#: Formats of tables whose own metadata lists their files: Delta Lake (docs/delta-sources.md) and
+#: Iceberg (docs/iceberg-sources.md), with what messages call one of their tables.
+_TABLE_FORMATS = {"delta": "a Delta Lake", "iceberg": "an Iceberg"}
 
 
 class Skipstone:
@@ -36,9 +37,10 @@ class Skipstone:
     >>> spark.sql("SELECT * FROM parquet.`/data/weather` WHERE temp > 40").count()  # doctest: +SKIP
 
     A Delta Lake table is indexed over its live files, at the version it is read at
-    (docs/delta-sources.md):
+    (docs/delta-sources.md); an Iceberg table at the snapshot it is read at (docs/iceberg-sources.md):
 
     >>> Skipstone.for_path(spark, "/data/orders", format="delta").build(BloomFilter("order_id"))  # doctest: +SKIP
+    >>> Skipstone.for_table(spark, "lake.sales.orders").build(BloomFilter("order_id"))  # doctest: +SKIP
     """
 
     def __init__(self, spark: SparkSession, root: str, data_format: str,
@@ -69,6 +71,8 @@ class Skipstone:
 
         ``format="delta"`` opens a Delta Lake table: its index covers the files of the table's
         current snapshot (not the directory's) and records the table version it was built from.
+        ``format="iceberg"`` opens an Iceberg table Iceberg loads by its path (catalog tables:
+        ``Skipstone.for_table``), indexed at its current snapshot.
 
         >>> ds = Skipstone.for_path(spark, "/data/weather")          # doctest: +SKIP
         >>> ds = Skipstone.for_path(spark, "/data/logs", format="json")  # doctest: +SKIP
@@ -80,11 +84,13 @@ class Skipstone:
             table = _managed_tables().open(spark, root)
             if table is not None:
                 return table
-        if format.lower() != _DELTA and java_call(entry.isDeltaTable, spark._jsparkSession, root):
+        table_format = java_call(entry.tableFormatAt, spark._jsparkSession, root)
+        if table_format and format.lower() != table_format:
             # Its directory also holds files the table removed: indexed as plain files, the
-            # index would describe them and no Delta read would use it.
-            raise SkipstoneError(f"{root} is a Delta Lake table: open it with Skipstone.for_path(spark, path, "
-                                 "format='delta') (or Skipstone.for_table for a catalog table)")
+            # index would describe them and no read of the table would use it.
+            raise SkipstoneError(f"{root} is {_TABLE_FORMATS[table_format]} table: open it with "
+                                 f"Skipstone.for_path(spark, path, format='{table_format}') (or Skipstone.for_table "
+                                 "for a catalog table)")
         found = list(java_call(entry.sniffFormat, spark._jsparkSession, root))
         if found and format.lower() in ("parquet", "orc") and found[0] != format.lower():
             raise SkipstoneError(
@@ -109,7 +115,9 @@ class Skipstone:
     def for_table(cls, spark: SparkSession, name: str) -> Skipstone:
         """A catalog table backed by files, e.g. ``Skipstone.for_table(spark, "db.weather")``.
 
-        A Delta Lake table in the catalog is indexed as ``for_path(..., format="delta")`` does.
+        A Delta Lake table in the catalog is indexed as ``for_path(..., format="delta")`` does;
+        an Iceberg table of any catalog (``"lake.db.orders"``) over the data files of its current
+        snapshot, pinned to that snapshot's id (docs/iceberg-sources.md).
         Views (temporary or not) are refused: index the table or path the view reads.
         """
         # Checked first: a view's rows are its query's, and building over them would index less
@@ -230,10 +238,10 @@ class Skipstone:
 
     def describe(self) -> DataFrame:
         """One row per index: its description, kind, columns, the metadata version and size,
-        for a Delta table the table version the index was built from (``table_version``), and
-        the ids of the key the index is encrypted with (``key``) and of the metadata's footer
-        key (``footer_key``), None when not encrypted. ``files_indexed`` is None for a session
-        that cannot open encrypted metadata.
+        for a Delta table the table version the index was built from (``table_version``; for an
+        Iceberg table, the snapshot id), and the ids of the key the index is encrypted with
+        (``key``) and of the metadata's footer key (``footer_key``), None when not encrypted.
+        ``files_indexed`` is None for a session that cannot open encrypted metadata.
 
         >>> Skipstone.for_path(spark, "/data/weather").describe().show()   # doctest: +SKIP
         """
@@ -265,8 +273,8 @@ class Skipstone:
         return Skipstone(self._spark, self.root, read["format"], read.get("options"), read.get("table"), schema)
 
     def _read(self, files: list[str] | None = None) -> DataFrame:
-        if self.format.lower() == _DELTA:
-            return self._read_delta() if files is None else self._read_files(self._read_delta(), files)
+        if self._is_table_format:
+            return self._read_table() if files is None else self._read_files(self._read_table(), files)
         if self.table is not None and files is None:
             return self._spark.table(self.table)
         reader = self._spark.read.format(self.format).options(**self.options)
@@ -278,24 +286,29 @@ class Skipstone:
         # basePath keeps Hive-style partition columns when reading a subset of the files.
         return reader.schema(full.schema).option("basePath", self.root).load(files)
 
-    def _read_delta(self) -> DataFrame:
-        """The Delta table at one version (its newest), as the JVM's build reads it: files,
-        rows and the version recorded are then of one snapshot."""
+    @property
+    def _is_table_format(self) -> bool:
+        """A Delta Lake or Iceberg table, whose files its own metadata lists."""
+        return self.format.lower() in _TABLE_FORMATS
+
+    def _read_table(self) -> DataFrame:
+        """The Delta or Iceberg table at one snapshot (its newest), as the JVM's build reads it:
+        files, rows and the snapshot recorded are then of one snapshot."""
         from pyspark.sql import DataFrame
 
         if self.table is not None:
             df = self._spark.table(self.table)
         else:
-            df = self._spark.read.format(_DELTA).options(**self.options).load(self.root)
+            df = self._spark.read.format(self.format.lower()).options(**self.options).load(self.root)
         return DataFrame(java_call(self._builds.pinned, self._jsession, df._jdf), self._spark)
 
     def _read_files(self, data: DataFrame, files: list[str]) -> DataFrame:
         """Just ``files`` of the dataset ``data`` reads, read as the build reads them."""
         from pyspark.sql import DataFrame
 
-        if self.format.lower() != _DELTA:
+        if not self._is_table_format:
             return self._read(files)
-        return DataFrame(java_call(self._builds.deltaFileRows, self._jsession, data._jdf, files), self._spark)
+        return DataFrame(java_call(self._builds.tableFileRows, self._jsession, data._jdf, files), self._spark)
 
     @property
     def _builds(self) -> Any:
@@ -322,8 +335,8 @@ class Skipstone:
 
         plan = json.loads(java_call(self._builds.plan, self._jsession, data._jdf, self.root, self.table,
                                     json.dumps(requests)))
-        # a Delta table's rows as its files hold them (deletion vectors ignored), as the JVM reads them
-        rows = data if self.format.lower() != _DELTA else \
+        # a Delta or Iceberg table's rows as its files hold them (deletes ignored), as the JVM reads them
+        rows = data if not self._is_table_format else \
             DataFrame(java_call(self._builds.rowsToIndex, self._jsession, data._jdf), self._spark)
         roles = python_roles(rows, indexes, plan)
         return None if roles is None else roles._jdf

@@ -10,6 +10,7 @@ import org.json4s.jackson.JsonMethods
 import io.skipstone.indexing.{FormatSniffer, SourceRelation}
 import io.skipstone.metadata.{FilePaths, MetadataCache, MetadataStore}
 import io.skipstone.query.{ListingStats, QueryStatsListener, SkippingRule}
+import io.skipstone.sources.TableFormats
 
 /**
  * The JVM entry points the Python API (and Scala users) call. Everything on the query path
@@ -79,18 +80,21 @@ object Skipstone {
    * (every reader option) and `schema` (the relation's), to read new files the same way on refresh.
    */
   def describeSource(df: org.apache.spark.sql.DataFrame): String = {
-    val source = SourceRelation.of(df)
     val session = df.sparkSession.asInstanceOf[SparkSession]
+    val source = SourceRelation.of(session, df)
     JsonMethods.compact(JsonMethods.render(
       ("root" -> source.root.map(FilePaths.requireUnescaped)) ~ ("format" -> source.format(session)) ~
-        ("table" -> source.table.map(_.identifier.unquotedString)) ~
-        ("reader" -> source.context(session).toJson) ~ ("options" -> source.relation.options) ~
+        ("table" -> source.tableName) ~
+        ("reader" -> source.context(session).toJson) ~ ("options" -> source.readerOptions) ~
         ("schema" -> JsonMethods.parse(source.relation.schema.json))))
   }
 
-  /** Whether `root` holds a Delta Lake table (its `_delta_log`), which is indexed with format `delta`. */
-  def isDeltaTable(session: SparkSession, root: String): Boolean =
-    io.skipstone.sources.DeltaTables.isTableRoot(session.sessionState.newHadoopConf(), root)
+  /**
+   * The table format (`delta`, `iceberg`) whose table is under `root` (its `_delta_log`, its
+   * Iceberg `metadata/`), which is indexed with that format; null for a plain directory.
+   */
+  def tableFormatAt(session: SparkSession, root: String): String =
+    TableFormats.at(session.sessionState.newHadoopConf(), root).map(_.name).orNull
 
   /** (format, example file) of the data under `root`, judged from a file's first bytes; empty if none. */
   def sniffFormat(session: SparkSession, root: String): java.util.List[String] =

@@ -3,7 +3,7 @@ package io.skipstone
 import org.apache.spark.sql.SparkSessionExtensions
 
 import io.skipstone.functions.SkipstoneFunctions
-import io.skipstone.query.{DeltaScanSkipping, SkippingRule}
+import io.skipstone.query.{DeltaScanSkipping, IcebergScanSkipping, SkippingRule}
 import io.skipstone.sketch.SketchFunctions
 import io.skipstone.sql.{ManagedInsert, ResolveManagedInsertTarget, ResolveManagedTimeTravel, SkippingScanExec, SkipstoneSqlParser, TableFunctions}
 import io.skipstone.table.ManagedTableRule
@@ -16,9 +16,11 @@ class SkipstoneExtension extends (SparkSessionExtensions => Unit) {
     // first: a managed table's relation lists its pinned version before the skipping rule wraps it
     extensions.injectOptimizerRule(ManagedTableRule.apply)
     extensions.injectOptimizerRule(SkippingRule.apply)
-    // Delta tables' scans are wrapped once Delta's planning is done (DeltaScanSkipping), then,
-    // as every wrapped scan, get what they skipped as SQL metrics (Spark's UI) and in EXPLAIN
+    // Delta tables' scans are wrapped, Iceberg tables' narrowed, once their own planning is done
+    // (DeltaScanSkipping, IcebergScanSkipping), then, as every wrapped scan, get what they
+    // skipped as SQL metrics (Spark's UI) and in EXPLAIN
     extensions.injectQueryPostPlannerStrategyRule(DeltaScanSkipping.apply)
+    extensions.injectQueryPostPlannerStrategyRule(IcebergScanSkipping.apply)
     extensions.injectColumnar(SkippingScanExec.Columnar.apply)
     extensions.injectQueryPostPlannerStrategyRule(_ => SkippingScanExec.Insert)
     // Skipstone's statements (docs/sql.md); everything else goes to Spark's parser

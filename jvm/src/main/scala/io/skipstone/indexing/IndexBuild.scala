@@ -16,7 +16,7 @@ import org.apache.spark.internal.Logging
 import io.skipstone.clauses.rules.{FunctionIdentity, StoredRule}
 import io.skipstone.encryption.EncryptionConf
 import io.skipstone.metadata.{BuildSource, DatasetIndex, IndexSpec, KeyAccess, MetadataCache, MetadataEncryption, MetadataStore, ReadContext}
-import io.skipstone.sources.DeltaTables
+import io.skipstone.sources.{DeltaTables, IcebergFiles, IcebergTables}
 
 /**
  * The one way indexes are built: from index requests (as index.json stores them) to a new,
@@ -31,7 +31,8 @@ import io.skipstone.sources.DeltaTables
  * }}}
  *
  * A Delta Lake table (`spark.read.format("delta")`, or a catalog table Delta owns) is indexed
- * over its snapshot's live files, at one version that the metadata records (docs/delta-sources.md).
+ * over its snapshot's live files, at one version that the metadata records (docs/delta-sources.md);
+ * an Iceberg table likewise, at one snapshot (docs/iceberg-sources.md).
  */
 object IndexBuild extends Logging {
   /**
@@ -56,20 +57,22 @@ object IndexBuild extends Logging {
 
   /**
    * `data` as a build reads it: a Delta table at one version (the one its index resolved, see
-   * [[DeltaTables.pinned]]), so that its files, its rows and the version recorded agree; any
-   * other relation as it is. Python pins first, to compute its roles over the same files.
+   * [[DeltaTables.pinned]]), an Iceberg table at one snapshot as its data files' full contents
+   * (see [[IcebergTables.pinned]]), so that its files, its rows and the version recorded agree;
+   * any other relation as it is. Python pins first, to compute its roles over the same files.
    */
-  def pinned(session: SparkSession, data: DataFrame): DataFrame = {
+  def pinned(session: SparkSession, data: DataFrame): DataFrame = IcebergTables.pinned(session, data).getOrElse {
     val relation = SourceRelation.of(data)
-    relation.root.filter(_ => relation.isDelta).fold(data)(root => DeltaTables.pinned(session, data, relation.relation, root))
+    relation.root.filter(_ => relation.tableFormat.contains(DeltaTables))
+      .fold(data)(root => DeltaTables.pinned(session, data, relation.relation, root))
   }
 
   /** The rows a build summarizes per file of `data`, for Python's roles (see [[SourceRelation.rowsToIndex]]). */
   def rowsToIndex(session: SparkSession, data: DataFrame): DataFrame = SourceRelation.of(data).rowsToIndex(session, data)
 
-  /** Every row of `files` (canonical paths) of the Delta table `data` reads, for a refresh. */
-  def deltaFileRows(session: SparkSession, data: DataFrame, files: java.util.List[String]): DataFrame =
-    SourceRelation.of(data).deltaFileRows(session, data, files.asScala.toSeq)
+  /** Every row of `files` (canonical paths) of the Delta or Iceberg table `data` reads (pinned), for a refresh. */
+  def tableFileRows(session: SparkSession, data: DataFrame, files: java.util.List[String]): DataFrame =
+    SourceRelation.of(data).tableFileRows(session, data, files.asScala.toSeq)
 
   /**
    * [[build]] with strings only, for Python: `optionsJson` a JSON object, `table`, `extraRoles`
@@ -91,7 +94,7 @@ object IndexBuild extends Logging {
     val data = pinned(session, source.read(session))
     val stale = staleFiles(session, root, data)
     val subset = Option.when(stale.nonEmpty) {
-      if (source.isDelta) SourceRelation.of(data).deltaFileRows(session, data, stale) else source.read(session, Some(stale))
+      if (source.isTableFormat) SourceRelation.of(data).tableFileRows(session, data, stale) else source.read(session, Some(stale))
     }
     refresh(session, source, data, subset, None)
   }
@@ -107,7 +110,8 @@ object IndexBuild extends Logging {
     val old = session.read.parquet(tableDir.toString)
     val relation = SourceRelation.of(data)
     val listed = relation.files(session)
-    val kept = if (readsAsBuilt(session, definition, data)) old.join(listed, unchanged(old, listed, relation.isDelta), "left_semi")
+    val byLog = relation.tableFormat.isDefined
+    val kept = if (readsAsBuilt(session, definition, data)) old.join(listed, unchanged(old, listed, byLog), "left_semi")
       else old.limit(0)
     update(session, source, data, definition, kept, subset, extraRoles)
   }
@@ -127,7 +131,8 @@ object IndexBuild extends Logging {
     val old = session.read.parquet(tableDir.toString)
     val relation = SourceRelation.of(data)
     val listed = relation.files(session)
-    val stale = if (readsAsBuilt(session, definition, data)) listed.join(old, unchanged(old, listed, relation.isDelta), "left_anti")
+    val byLog = relation.tableFormat.isDefined
+    val stale = if (readsAsBuilt(session, definition, data)) listed.join(old, unchanged(old, listed, byLog), "left_anti")
       else listed
     stale.select(col("path")).collect().map(_.getString(0)).toSeq
   }
@@ -193,8 +198,8 @@ object IndexBuild extends Logging {
       s"Skipstone: a function indexed in ${definition.datasetRoot} was registered again; every file is indexed again")
     val relation = SourceRelation.of(data)
     val metadata = (if (sameFunctions) subset else Some(relation.rowsToIndex(session, data))).map { s =>
-      // A Delta table's files are identified as its log lists them, whatever reads their rows.
-      val files = if (!relation.isDelta) SourceRelation.of(s).files(session)
+      // A table format's files are identified as its metadata lists them, whatever reads their rows.
+      val files = if (relation.tableFormat.isEmpty) SourceRelation.of(s).files(session)
         else relation.files(session).join(SourceRelation.of(s).files(session).select("path"), Seq("path"), "left_semi")
       val fresh = MetadataCollector.collect(session, source, s, files, indexes, extraRoles, useFooters = true)
       (if (sameFunctions) kept else kept.limit(0)).unionByName(fresh.select(kept.columns.toSeq.map(col): _*))
@@ -222,7 +227,7 @@ object IndexBuild extends Logging {
 
   /**
    * Same path, size, modification time and fingerprint: the metadata row still describes the
-   * file. A Delta table's files are immutable and never named twice: path and size suffice.
+   * file. A Delta or Iceberg table's files are immutable and never named twice: path and size suffice.
    */
   private def unchanged(old: DataFrame, listed: DataFrame, byPathAndSize: Boolean) =
     if (!old.columns.contains("fingerprint")) org.apache.spark.sql.functions.lit(false)
@@ -301,7 +306,7 @@ object IndexBuild extends Logging {
       s"dataset ${source.name} has a column named _metadata, which hides Spark's file metadata Skipstone needs; rename it")
     val caseSensitive = session.sessionState.conf.caseSensitiveAnalysis
     val resolved = requests.map(r => r.columns.map(ColumnResolver.resolve(_, schema, caseSensitive, source.name)))
-    checkDelta(session, source, data, resolved.flatten)
+    checkTableFormat(session, source, data, resolved.flatten)
     val prepared = requests.zip(resolved).map { case (asked, columns) =>
       val kind = IndexKinds.of(asked)
       asked.key.flatMap(EncryptionConf.keyIdProblem).foreach(p => throw new IndexBuildError(
@@ -318,19 +323,31 @@ object IndexBuild extends Logging {
   }
 
   /**
-   * What Skipstone cannot index in a Delta table, said before any work: columns stored under
-   * other names (column mapping), and partition columns, whose values live in Delta's log and
-   * which Delta prunes itself.
+   * What Skipstone cannot index in a Delta or Iceberg table, said before any work. Delta: columns
+   * stored under other names (column mapping), and partition columns, whose values live in
+   * Delta's log and which Delta prunes itself. Iceberg: columns with an initial default, which
+   * Iceberg reads as that default from files written before the column existed.
    */
-  private def checkDelta(session: SparkSession, source: BuildSource, data: DataFrame, columns: Seq[ResolvedColumn]): Unit = {
-    SourceRelation.find(data).filter(_.isDelta).foreach { relation =>
-      val mapped = DeltaTables.mappedColumns(relation.relation)
-      if (mapped.nonEmpty) throw new IndexBuildError(s"the Delta table ${source.name} uses column mapping (columns " +
-        s"${mapped.mkString(", ")} are stored under other names in its files); Skipstone indexes Delta tables without column mapping")
-      val resolver = session.sessionState.conf.resolver
-      columns.map(_.path.parts.head).find(c => relation.relation.partitionSchema.fieldNames.exists(resolver(_, c))).foreach { c =>
-        throw new IndexBuildError(s"$c is a partition column of the Delta table ${source.name}: Delta prunes partitions " +
-          "with its log's values; index data columns")
+  private def checkTableFormat(session: SparkSession, source: BuildSource, data: DataFrame,
+                               columns: Seq[ResolvedColumn]): Unit = {
+    val resolver = session.sessionState.conf.resolver
+    val tops = columns.map(_.path.parts.head)
+    SourceRelation.find(data).foreach { relation =>
+      relation.relation.location match {
+        case iceberg: IcebergFiles =>
+          tops.find(c => iceberg.snapshot.defaulted.exists(resolver(_, c))).foreach { c =>
+            throw new IndexBuildError(s"$c of the Iceberg table ${source.name} has an initial default, which Iceberg " +
+              "reads from files written before the column existed; Skipstone indexes columns without one")
+          }
+        case _ if relation.tableFormat.contains(DeltaTables) =>
+          val mapped = DeltaTables.mappedColumns(relation.relation)
+          if (mapped.nonEmpty) throw new IndexBuildError(s"the Delta table ${source.name} uses column mapping (columns " +
+            s"${mapped.mkString(", ")} are stored under other names in its files); Skipstone indexes Delta tables without column mapping")
+          tops.find(c => relation.relation.partitionSchema.fieldNames.exists(resolver(_, c))).foreach { c =>
+            throw new IndexBuildError(s"$c is a partition column of the Delta table ${source.name}: Delta prunes partitions " +
+              "with its log's values; index data columns")
+          }
+        case _ =>
       }
     }
   }

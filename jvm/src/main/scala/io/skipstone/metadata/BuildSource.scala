@@ -19,15 +19,19 @@ import io.skipstone.encryption.EncryptionConf
  * @param options reader options, without those that say where files are
  * @param table   the catalog table read, if any
  * @param schema  the schema the files were read with (a user schema, or the inferred one)
- * @param tableVersion for a table whose log lists its files (format `delta`), the version built from
+ * @param tableVersion for a table whose own metadata lists its files (format `delta` or `iceberg`),
+ *                     the snapshot built from (Delta's version, Iceberg's snapshot id)
  */
 case class BuildSource(root: String, format: String, options: Map[String, String], table: Option[String],
                        schema: Option[StructType], tableVersion: Option[Long] = None) {
   /** The dataset's name in messages. */
   def name: String = table.getOrElse(root)
 
-  /** A Delta Lake table: its files are its log's, and a read takes no schema (the log has it). */
-  def isDelta: Boolean = format == BuildSource.DeltaFormat
+  /**
+   * A Delta Lake or Iceberg table: its files are those its metadata lists, and a read takes no
+   * schema (the table's metadata has it).
+   */
+  def isTableFormat: Boolean = BuildSource.TableFormats(format)
 
   /** The whole dataset, or just `files` of it (with Hive-style partition columns kept). */
   def read(session: SparkSession, files: Option[Seq[String]] = None): DataFrame = (table, files) match {
@@ -40,7 +44,7 @@ case class BuildSource(root: String, format: String, options: Map[String, String
 
   private def reader(session: SparkSession, withSchema: Option[StructType]) = {
     val r = session.read.format(format).options(options)
-    if (isDelta) r else withSchema.fold(r)(r.schema)
+    if (isTableFormat) r else withSchema.fold(r)(r.schema)
   }
 
   def toJson: JValue =
@@ -51,17 +55,21 @@ case class BuildSource(root: String, format: String, options: Map[String, String
 object BuildSource {
   /** Reader options that say where files are, not how to read them; re-reads pass paths themselves. */
   private val LocationOptions = Set("path", "paths", "basepath")
-  /** A Delta build's version is recorded apart ([[tableVersion]]); a refresh reads the newest. */
-  private val VersionOptions = Set("versionasof", "timestampasof")
+  /** A table format build's snapshot is recorded apart ([[tableVersion]]); a refresh reads the newest. */
+  private val VersionOptions = Set("versionasof", "timestampasof", "snapshot-id", "as-of-timestamp", "branch", "tag",
+    "start-snapshot-id", "end-snapshot-id", "start-timestamp", "end-timestamp")
 
   val DeltaFormat = "delta"
+  val IcebergFormat = "iceberg"
+  /** Formats of tables whose own metadata lists their files (io.skipstone.sources.TableFormats). */
+  val TableFormats: Set[String] = Set(DeltaFormat, IcebergFormat)
 
   def apply(root: String, format: String, options: Map[String, String], table: Option[String],
             schema: Option[StructType], tableVersion: Option[Long] = None): BuildSource =
     new BuildSource(root, format, options.filter { case (k, _) =>
       val key = k.toLowerCase(Locale.ROOT)
       // encryption settings are the reading session's (they may hold credentials), never the dataset's
-      !LocationOptions(key) && !(format == DeltaFormat && VersionOptions(key)) && !EncryptionConf.isCryptoSetting(key)
+      !LocationOptions(key) && !(TableFormats(format) && VersionOptions(key)) && !EncryptionConf.isCryptoSetting(key)
     }, table, schema, tableVersion)
 
   /** The `read` record of index.json for the dataset at `root`. */

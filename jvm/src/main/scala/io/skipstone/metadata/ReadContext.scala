@@ -212,9 +212,14 @@ object ReadContext {
   def isValueNeutral(key: String): Boolean =
     ValueNeutralSettings.exists(n => if (n.endsWith(".")) key.startsWith(n) else key == n)
 
-  /** What of a relation decides its reads, without the relation (a file index must not hold it). */
+  /**
+   * What of a relation decides its reads, without the relation (a file index must not hold it).
+   *
+   * @param tableFormat the table format whose reader decides values when it is not Spark's file
+   *                    source (`iceberg`: its Parquet files read by field id), recorded as the format
+   */
   case class Reading(fileFormat: FileFormat, options: Map[String, String], dataSchema: StructType,
-                     partitionSchema: StructType)
+                     partitionSchema: StructType, tableFormat: Option[String] = None)
 
   object Reading {
     def of(fs: HadoopFsRelation): Reading = Reading(fs.fileFormat, fs.options, fs.dataSchema, fs.partitionSchema)
@@ -223,10 +228,10 @@ object ReadContext {
   def of(relation: HadoopFsRelation, session: SparkSession): ReadContext = of(Reading.of(relation), session)
 
   def of(reading: Reading, session: SparkSession): ReadContext = {
-    val format = reading.fileFormat match {
+    val format = reading.tableFormat.getOrElse(reading.fileFormat match {
       case r: DataSourceRegister => r.shortName().toLowerCase(Locale.ROOT)
       case other => other.getClass.getName
-    }
+    })
     // Parquet encryption settings decide whether a file can be read, never what it holds, and
     // may carry credentials: never recorded (see EncryptionConf.isCryptoSetting).
     val options = reading.options.collect {
@@ -268,10 +273,13 @@ object ReadContext {
 
   /**
    * Parquet stores timestamps as instants or wall clocks and never reads them in the session
-   * zone, unless told to convert INT96 values of other writers. Every other format may.
+   * zone, unless told to convert INT96 values of other writers (Iceberg's files hold none). Every
+   * other format may.
    */
   private def zoneChangesValues(ctx: ReadContext): Boolean =
-    ctx.format != "parquet" || ctx.settings.get(SQLConf.PARQUET_INT96_TIMESTAMP_CONVERSION.key).contains("true")
+    !ZoneFreeFormats(ctx.format) || ctx.settings.get(SQLConf.PARQUET_INT96_TIMESTAMP_CONVERSION.key).contains("true")
+
+  private val ZoneFreeFormats = Set("parquet", BuildSource.IcebergFormat)
 
   private def valueOptions(o: Map[String, String]) = o.filter { case (k, _) => !DatetimeOptions(k) }
   private def datetimeOptions(o: Map[String, String]) = o.filter { case (k, _) => DatetimeOptions(k) }
@@ -299,8 +307,9 @@ object ReadContext {
 
   private val FieldIdKey = "parquet.field.id"
 
-  private def readsByFieldId(ctx: ReadContext): Boolean =
-    ctx.format == "parquet" && ctx.settings.get(SQLConf.PARQUET_FIELD_ID_READ_ENABLED.key).contains("true")
+  /** Whether columns are matched by field id: always for an Iceberg table, for Parquet when the session says. */
+  private def readsByFieldId(ctx: ReadContext): Boolean = ctx.format == BuildSource.IcebergFormat ||
+    (ctx.format == "parquet" && ctx.settings.get(SQLConf.PARQUET_FIELD_ID_READ_ENABLED.key).contains("true"))
 
   private def majorMinor(version: String): String = version.split('.').take(2).mkString(".")
 

@@ -48,7 +48,7 @@ case class DeltaScanSkipping(session: SparkSession) extends Rule[SparkPlan] with
     for {
       root <- SkippingRule.datasetRoot(relation.location)
       metadata <- MetadataCache.current(session, root)
-      if metadata.definition.read.exists(_.isDelta)
+      if metadata.definition.read.exists(_.format == DeltaTables.Format)
       dataFilters <- onTable.reduceOption(org.apache.spark.sql.catalyst.expressions.And)
         .flatMap(c => SkippingRule.prunable(c, relation.partitionSchema.fieldNames.toSeq, session)._2)
     } yield {

@@ -24,9 +24,8 @@ class QueryStatsListener extends QueryExecutionListener {
   override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit = {
     // Only queries that read files count: showing a result (`SHOW SKIPPING STATS`, a collected
     // command result, `SELECT 1`) must not hide what the last real query skipped.
-    val scanned = FileScans.locations(qe.executedPlan)
-    if (scanned.nonEmpty) {
-      val indexes = scanned.collect { case s: SkippingFileIndex => s }
+    if (FileScans.readsFiles(qe.executedPlan)) {
+      val indexes = FileScans.locations(qe.executedPlan).collect { case s: SkippingFileIndex => s }
       QueryStatsListener.last.put(qe.sparkSession, QueryStats(indexes.flatMap(_.lastStats)))
     }
   }

@@ -12,7 +12,7 @@ import org.apache.spark.sql.execution.datasources.{FileIndex, FileStatusWithMeta
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.metadata.{LoadedMetadata, MetadataCache, ReadContext}
-import io.skipstone.sources.DeltaTables
+import io.skipstone.sources.{TableFormat, TableFormats}
 
 /**
  * Wraps a relation's file index: lists through the delegate (so Spark's partition pruning
@@ -39,8 +39,8 @@ class SkippingFileIndex(
 
   def lastStats: Option[ListingStats] = lastListing
 
-  /** A Delta table's snapshot listing: immutable files, named once, listed from the table's log. */
-  private val deltaListing: Boolean = DeltaTables.isDeltaIndex(delegate)
+  /** The table format whose snapshot the delegate lists (immutable files, named once), if any. */
+  private val listingFormat: Option[TableFormat] = TableFormats.of(delegate)
 
   /**
    * The metadata to skip with: the version the delegate is pinned to (a managed table's
@@ -58,7 +58,8 @@ class SkippingFileIndex(
   }
 
   private def skipper(metadata: LoadedMetadata, verification: SkipVerification): FileSkipper = {
-    val read = QueryRead(schema, ReadContext.of(reading, session), session.sessionState.conf.resolver, byPathAndSize = deltaListing)
+    val read = QueryRead(schema, ReadContext.of(reading, session), session.sessionState.conf.resolver,
+      byPathAndSize = listingFormat.isDefined)
     new FileSkipper(metadata, condition, read, verification)
   }
 
@@ -70,10 +71,10 @@ class SkippingFileIndex(
       try {
         metadata match {
           case Some(metadata) if QueryConf.enabled(session) =>
-            val immutable = delegate.isInstanceOf[PinnedMetadataVersion] || deltaListing
+            val immutable = delegate.isInstanceOf[PinnedMetadataVersion] || listingFormat.isDefined
             val verification = SkipVerification.forListing(policy, immutable, session.sessionState.newHadoopConf())
             val (pruned, found) = skipper(metadata, verification).prune(listed, Some(session))
-            (pruned, withDeltaVersions(metadata, found))
+            (pruned, withSnapshots(metadata, found))
           case _ => (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, "skipping disabled or index dropped"))
         }
       } catch {
@@ -86,17 +87,18 @@ class SkippingFileIndex(
   }
 
   /**
-   * Why a Delta listing had files the index lacks: the versions the index was built from and
-   * the query reads (a time travel reads an older one), so that the stats say what refresh() does.
+   * Why a table format's listing had files the index lacks: the snapshots the index was built
+   * from and the query reads (a time travel reads an older one), so that the stats say what
+   * refresh() does.
    */
-  private def withDeltaVersions(metadata: LoadedMetadata, stats: ListingStats): ListingStats =
-    if (!deltaListing || stats.filesUnindexed == 0) stats
-    else {
-      val built = metadata.definition.read.flatMap(_.tableVersion).fold("an unknown version")(v => s"version $v")
-      val reads = DeltaTables.version(delegate).fold("")(v => s" at version $v")
-      stats.copy(unanswered = stats.unanswered :+ (s"${stats.filesUnindexed} files the Delta table lists$reads are " +
-        s"not in the index built from $built, so they are read: files added after it (refresh() indexes them) " +
-        "or, in an older version, files removed before it"))
+  private def withSnapshots(metadata: LoadedMetadata, stats: ListingStats): ListingStats =
+    listingFormat.filter(_ => stats.filesUnindexed > 0).fold(stats) { format =>
+      val word = format.snapshotWord
+      val built = metadata.definition.read.flatMap(_.tableVersion).fold(s"an unknown $word")(v => s"$word $v")
+      val reads = format.snapshotOf(delegate).fold("")(v => s" at $word $v")
+      stats.copy(unanswered = stats.unanswered :+ (s"${stats.filesUnindexed} files the ${format.title} table lists$reads " +
+        s"are not in the index built from $built, so they are read: files added after it (refresh() indexes them) " +
+        s"or, in an older $word, files removed before it"))
     }
 
   /**

@@ -9,6 +9,8 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.execution.datasources.{FileIndex, HadoopFsRelation}
 import org.apache.spark.sql.types.StructType
 
+import io.skipstone.metadata.BuildSource
+
 /**
  * What Skipstone needs of a Delta Lake table, without Delta on its class path: Skipstone is
  * compiled against Spark alone and `pip install skipstone` brings no Delta, so Delta's file
@@ -19,8 +21,12 @@ import org.apache.spark.sql.types.StructType
  * Facts about Delta this relies on (its PROTOCOL.md): data files are immutable and named once,
  * a snapshot's live files are its `add` actions, and a file's path and size identify it.
  */
-object DeltaTables {
-  val Format = "delta"
+object DeltaTables extends TableFormat {
+  val Format: String = BuildSource.DeltaFormat
+
+  override def name: String = Format
+  override def title: String = "Delta Lake"
+  override def snapshotWord: String = "version"
 
   /** Every Delta file index (a table's, a DML command's, a change feed's) extends this. */
   private val AnyIndex = "org.apache.spark.sql.delta.files.TahoeFileIndex"
@@ -32,6 +38,9 @@ object DeltaTables {
 
   def isDeltaIndex(index: FileIndex): Boolean =
     Iterator.iterate[Class[_]](index.getClass)(_.getSuperclass).takeWhile(_ != null).exists(_.getName == AnyIndex)
+
+  override def lists(index: FileIndex): Boolean = isDeltaIndex(index)
+  override def snapshotOf(index: FileIndex): Option[Long] = version(index)
 
   /**
    * Whether `index` lists a table's snapshot for a query: the only Delta indexes whose listing
@@ -52,7 +61,7 @@ object DeltaTables {
     Try(index.getClass.getMethod("isTimeTravelQuery").invoke(index).asInstanceOf[Boolean]).getOrElse(false)
 
   /** Whether `root` holds a Delta table: Delta's log is `_delta_log` under the table's root. */
-  def isTableRoot(conf: Configuration, root: String): Boolean =
+  override def isTableRoot(conf: Configuration, root: String): Boolean =
     Try { val log = new Path(root, "_delta_log"); log.getFileSystem(conf).exists(log) }.getOrElse(false)
 
   /**
@@ -93,6 +102,6 @@ object DeltaTables {
    * snapshot that lists the file: a deletion vector only hides rows (Delta never adds rows to a
    * file), so what the index says may be in the file is a superset of what any version shows.
    */
-  def fullContents(session: SparkSession, relation: HadoopFsRelation, files: Seq[String]): DataFrame =
+  override def fullContents(session: SparkSession, relation: HadoopFsRelation, files: Seq[String]): DataFrame =
     session.read.schema(fileSchema(relation)).parquet(files: _*)
 }

@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.TableIdentifier
 import org.apache.spark.sql.catalyst.catalog.{CatalogTable, CatalogTableType}
 
 import io.skipstone.metadata.{FilePaths, MetadataStore}
+import io.skipstone.sources.IcebergTables
 import io.skipstone.table.{TableLog, Tables}
 
 /** A statement's target as a dataset: its root directory, file format and catalog name if any. */
@@ -25,6 +26,11 @@ final case class ResolvedTarget(target: Target, root: String, format: String, ta
 object ResolvedTarget {
   def apply(session: SparkSession, target: Target): ResolvedTarget = target match {
     case PathTarget(format, path) => ResolvedTarget(target, MetadataStore.qualify(session, path), format, None)
+    case TableName(parts) if !inSessionCatalog(session, parts) => IcebergTables.resolve(session, parts) match {
+      case Some((root, name)) => ResolvedTarget(target, FilePaths.requireUnescaped(root), IcebergTables.Format, Some(name))
+      case None => throw new SkipstoneSqlException(s"${target.sql} is no Iceberg table (nor a table of the session " +
+        "catalog): Skipstone indexes tables of files, Delta Lake tables and Iceberg tables of any catalog")
+    }
     case TableName(parts) =>
       val ident = parts match {
         case Seq(t) => TableIdentifier(t)
@@ -35,6 +41,21 @@ object ResolvedTarget {
       val meta = FileTables.of(session, parts, ident)
       ResolvedTarget(target, FilePaths.requireUnescaped(FilePaths.root(meta.location)), meta.provider.getOrElse("hive"), Some(ident.unquotedString))
   }
+
+  /**
+   * Whether `parts` names a table (or view) of Spark's session catalog: a name qualified by it
+   * (three parts or more name the catalog first), or a shorter one while it is the current
+   * catalog. Tables of other catalogs (Iceberg's
+   * catalogs) are resolved through the catalog that owns them.
+   */
+  private def inSessionCatalog(session: SparkSession, parts: Seq[String]): Boolean = parts match {
+    case Seq(catalog, _, _, _*) => catalog.equalsIgnoreCase(SessionCatalogName)
+    case _ => session.catalog.currentCatalog().equalsIgnoreCase(SessionCatalogName) ||
+      session.sessionState.catalog.isTempView(parts)
+  }
+
+  /** Spark's name for its session catalog (`CatalogManager.SESSION_CATALOG_NAME`). */
+  private val SessionCatalogName = "spark_catalog"
 }
 
 /**

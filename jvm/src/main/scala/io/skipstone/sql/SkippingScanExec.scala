@@ -7,11 +7,11 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, PlanExpression, SortOrder}
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{ColumnarRule, FileSourceScanExec, SQLExecution, SparkPlan, UnaryExecNode}
+import org.apache.spark.sql.execution.{ColumnarRule, FileSourceScanExec, LeafExecNode, SQLExecution, SparkPlan}
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import io.skipstone.query.{DeltaScanSkipping, ListingStats, SkippingFileIndex}
+import io.skipstone.query.{DeltaScanSkipping, IcebergScanSkipping, ListingStats, ScanAnnotation, SkippingFileIndex}
 
 /**
  * What Skipstone skipped on one file scan, where Spark shows a scan's work: SQL metrics in the
@@ -23,7 +23,7 @@ import io.skipstone.query.{DeltaScanSkipping, ListingStats, SkippingFileIndex}
  * The numbers are those of the scan's own listing, which runs when the scan executes (on the
  * driver); they reach the UI as driver-side metric updates, as the scan's "number of files read".
  */
-final case class SkippingScanExec(child: SparkPlan) extends UnaryExecNode {
+final case class SkippingScanExec(child: SparkPlan) extends ScanAnnotation {
   override def output: Seq[Attribute] = child.output
   override def outputPartitioning: Partitioning = child.outputPartitioning
   override def outputOrdering: Seq[SortOrder] = child.outputOrdering
@@ -38,13 +38,7 @@ final case class SkippingScanExec(child: SparkPlan) extends UnaryExecNode {
     "bytesTotal" -> SQLMetrics.createMetric(sparkContext, "bytes before skipping"),
     "bytesSkipped" -> SQLMetrics.createMetric(sparkContext, "bytes skipped"))
 
-  private def scan: Option[(FileSourceScanExec, SkippingFileIndex)] = child match {
-    case s: FileSourceScanExec => s.relation.location match {
-      case index: SkippingFileIndex => Some(s -> index)
-      case _ => None
-    }
-    case _ => None
-  }
+  private def index: Option[SkippingFileIndex] = SkippingScanExec.index(child)
 
   protected override def doExecute(): RDD[InternalRow] = {
     val rows = child.execute() // the scan lists its files here
@@ -59,7 +53,7 @@ final case class SkippingScanExec(child: SparkPlan) extends UnaryExecNode {
   }
 
   /** Every execution posts its own values: a re-run plan reuses the scan's listing, not its execution id. */
-  private def publish(): Unit = scan.flatMap(_._2.lastStats).foreach { stats =>
+  private def publish(): Unit = index.flatMap(_.lastStats).foreach { stats =>
     metrics("filesTotal").set(stats.filesTotal)
     metrics("filesSkipped").set(stats.filesSkipped)
     metrics("bytesTotal").set(stats.bytesTotal)
@@ -69,8 +63,8 @@ final case class SkippingScanExec(child: SparkPlan) extends UnaryExecNode {
   }
 
   /** The dataset and what was skipped (`skipped n of m files ...`), or "not listed yet" while a query's execution starts. */
-  private def skipping: Option[(String, String)] = scan.map { case (s, index) =>
-    index.datasetRoot -> SkippingScanExec.listed(s, index, sparkContext).fold("not listed yet")(SkippingScanExec.describe)
+  private def skipping: Option[(String, String)] = index.map { index =>
+    index.datasetRoot -> SkippingScanExec.listed(child, index, sparkContext).fold("not listed yet")(SkippingScanExec.describe)
   }
 
   override def simpleString(maxFields: Int): String =
@@ -87,21 +81,32 @@ final case class SkippingScanExec(child: SparkPlan) extends UnaryExecNode {
 
 object SkippingScanExec {
   /**
+   * The wrapper that lists a scan's files: a file scan's relation's, or, for an Iceberg scan
+   * Skipstone narrowed, the listing that narrowed it (made when the plan was made).
+   */
+  def index(scan: SparkPlan): Option[SkippingFileIndex] = scan match {
+    case s: FileSourceScanExec => s.relation.location match {
+      case index: SkippingFileIndex => Some(index)
+      case _ => None
+    }
+    case other => IcebergScanSkipping.index(other)
+  }
+
+  /**
    * The scan's listing, or, when a plan is being explained rather than run (`df.explain()`
    * outside any query's execution, or SQL's `EXPLAIN`), a listing made now as the query would
    * make it (on the driver, reading no data). A query's execution never lists here: the scan
    * lists once, when it runs, and the plan shown in the UI at its start says "not listed yet".
    */
-  private def listed(scan: FileSourceScanExec, index: SkippingFileIndex, sc: SparkContext): Option[ListingStats] =
-    index.lastStats.orElse {
-      if (!Explaining.now(sc)) None
-      else {
+  private def listed(scan: SparkPlan, index: SkippingFileIndex, sc: SparkContext): Option[ListingStats] =
+    index.lastStats.orElse(scan match {
+      case scan: FileSourceScanExec if Explaining.now(sc) =>
         // what the scan lists before the query runs: no runtime (subquery) filters
         def static(filters: Seq[Expression]) = filters.filterNot(_.exists(_.isInstanceOf[PlanExpression[_]]))
         index.listFiles(static(scan.partitionFilters), static(scan.dataFilters))
         index.lastStats
-      }
-    }
+      case _ => None
+    })
 
   def describe(stats: ListingStats): String = {
     val byIndex = stats.skippedByIndex.collect { case (ix, n) if n > 0 => s"$ix: $n" }
@@ -110,11 +115,11 @@ object SkippingScanExec {
       (if (stats.unanswered.isEmpty) "" else stats.unanswered.mkString("; not used for skipping: ", ", ", ""))
   }
 
-  /** Puts the node above every file scan whose relation Skipstone wrapped (once). */
+  /** Puts the node above every file scan whose relation Skipstone wrapped, and every Iceberg scan it narrowed (once). */
   object Insert extends Rule[SparkPlan] {
     override def apply(plan: SparkPlan): SparkPlan = plan match {
       case above: SkippingScanExec => above
-      case scan: FileSourceScanExec if scan.relation.location.isInstanceOf[SkippingFileIndex] => SkippingScanExec(scan)
+      case scan if scan.isInstanceOf[LeafExecNode] && index(scan).isDefined => SkippingScanExec(scan)
       case other => other.mapChildren(apply)
     }
   }
@@ -122,14 +127,16 @@ object SkippingScanExec {
   /**
    * Before Spark inserts row/columnar transitions: every plan and query stage passes here,
    * adaptive or not ([[Insert]] is also a post-planner rule, so that the initial plan of an
-   * adaptive query, which `df.explain()` shows before it runs, has the node too). Delta scans
-   * are wrapped here too (see [[DeltaScanSkipping]]), then get the node.
+   * adaptive query, which `df.explain()` shows before it runs, has the node too). Delta and
+   * Iceberg scans are wrapped or narrowed here too (see [[DeltaScanSkipping]],
+   * [[IcebergScanSkipping]]), then get the node.
    */
   final case class Columnar(session: SparkSession) extends ColumnarRule {
     private val deltaScans = DeltaScanSkipping(session)
+    private val icebergScans = IcebergScanSkipping(session)
 
     override def preColumnarTransitions: Rule[SparkPlan] = new Rule[SparkPlan] {
-      override def apply(plan: SparkPlan): SparkPlan = Insert(deltaScans(plan))
+      override def apply(plan: SparkPlan): SparkPlan = Insert(icebergScans(deltaScans(plan)))
     }
   }
 }

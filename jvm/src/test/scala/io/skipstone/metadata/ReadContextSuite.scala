@@ -113,6 +113,21 @@ class ReadContextSuite extends AnyFunSuite {
       caseSensitiveResolution).isEmpty)
   }
 
+  test("an Iceberg read is not Parquet's, and the session time zone changes nothing it returns") {
+    val iceberg = parquet.copy(format = BuildSource.IcebergFormat)
+    assert(iceberg.differences(parquet).everyIndex.exists(_.contains("built for format iceberg, read as parquet")))
+    assert(iceberg.differences(iceberg.copy(timeZone = "Asia/Tokyo")).isEmpty)
+  }
+
+  test("an Iceberg read maps nested fields by id: a struct whose fields' ids changed is refused") {
+    def point(xId: Long) = StructField("p", StructType(Seq(withFieldId(StructField("x", IntegerType), xId))))
+    val built = parquet.copy(format = BuildSource.IcebergFormat, dataSchema = StructType(Seq(withFieldId(point(3), 1))))
+    val now = built.copy(dataSchema = StructType(Seq(withFieldId(point(4), 1))))
+    assert(built.columnMismatch(Seq(ColumnPath(Seq("p", "x"))), now, caseSensitiveResolution)
+      .exists(_.contains("nested fields' ids or names differ")))
+    assert(built.columnMismatch(Seq(ColumnPath(Seq("p", "x"))), built, caseSensitiveResolution).isEmpty)
+  }
+
   test("a column read by another field id is refused") {
     val built = parquet.copy(dataSchema = StructType(Seq(schema("ts"), withFieldId(schema("temp"), 2))))
     val now = parquet.copy(dataSchema = StructType(Seq(schema("ts"), withFieldId(schema("temp"), 7))))

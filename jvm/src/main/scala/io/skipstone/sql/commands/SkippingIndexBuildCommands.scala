@@ -23,7 +23,9 @@ final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSp
 
   override def run(session: SparkSession): Seq[Row] = {
     val resolved = SkippingIndexBuild.dataset(session, statement, target)
-    val data = resolved.table.fold(session.read.format(resolved.format).load(resolved.root))(session.table)
+    // pinned first (a Delta version, an Iceberg snapshot): the source recorded and the build agree
+    val data = IndexBuild.pinned(session,
+      resolved.table.fold(session.read.format(resolved.format).load(resolved.root))(session.table))
     val source = SourceRelation.buildSource(session, data, resolved.table)
     Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson), footerKey = footerKey)))
   }
