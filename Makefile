@@ -9,7 +9,7 @@ SCALA  := $(shell find jvm/src/main -name '*.scala' -o -path 'jvm/src/main/resou
 BENCH_JAR   := benchmarks/.jars/skipstone-bench.jar
 BENCH_SCALA := $(shell find jvm/src/bench -name '*.scala')
 PYSPARK := pyspark==$(SPARK_MINOR).*
-# Jars fetched from Maven Central with `mvn dependency:copy` (ScalaTest for test-jvm), kept here.
+# Jars fetched from Maven Central by one `mvn` run (jvm/run_jvm_tests.py; ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
 .PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores

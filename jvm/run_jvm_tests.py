@@ -1,7 +1,7 @@
 """Compile and run Skipstone's ScalaTest suites (jvm/src/test/scala) without sbt.
 
 The same idea as jvm/build_jar.py: pyspark's `jars/` folder carries the Scala compiler and
-every Spark jar, so only ScalaTest itself is fetched, once, with Maven (`mvn dependency:copy`)
+every Spark jar, so only ScalaTest itself is fetched, once, with Maven (`fetch_maven_jars`)
 into a cache the Makefile owns (`.cache/maven-jars/`). The main sources come from the jar
 build_jar.py makes (rebuilt here when a main source is newer); test classes go to a scratch
 folder and never into that jar.
@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 
@@ -79,31 +80,54 @@ def fetch_scalatest(cache: str, maven_settings: str | None = None) -> list[str]:
 
 def fetch_maven_jars(coordinates: list[str], cache: str, purpose: str, maven_settings: str | None = None) -> list[str]:
     """The jars of `coordinates` (group:artifact:version, each jar alone, not its dependencies),
-    copied with `mvn dependency:copy` into `cache` the first time; `purpose` names who needs
-    them in the messages."""
+    copied from Maven Central into `cache` the first time; `purpose` names who needs them in the
+    messages. The missing ones come in one `mvn` run (a POM naming them, each without its
+    dependencies, and `dependency:copy-dependencies`): a run costs seconds of Maven's own start,
+    which 35 jars one by one paid 35 times."""
     os.makedirs(cache, exist_ok=True)
-    deadline = time.monotonic() + MAVEN_TIMEOUT_SECONDS
     missing = [a for a in coordinates if not os.path.exists(os.path.join(cache, jar_name(a)))]
     if missing and shutil.which("mvn") is None:
         raise SystemExit(f"{purpose} need jars fetched once with Maven: 'mvn' is not on PATH "
                          f"(or put {', '.join(jar_name(a) for a in missing)} into {cache})")
-    for coordinate in missing:
-        cmd = ["mvn", "-B", "-q", *(["-s", maven_settings] if maven_settings else []), "dependency:copy",
-               f"-Dartifact={coordinate}", f"-DoutputDirectory={cache}",
-               # Maven's own read timeout (ms) and one retry, so a stalled connection fails early.
-               "-Dmaven.wagon.rto=30000", "-Dmaven.wagon.http.retryHandler.count=1"]
-        print(f"fetching {coordinate} into {cache}", flush=True)
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True,
-                                  timeout=max(1.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            raise SystemExit(f"{purpose}: fetching {coordinate} from Maven Central took over "
-                             f"{MAVEN_TIMEOUT_SECONDS} s; is Maven Central reachable? (mvn ... dependency:copy)")
-        if done.returncode != 0 or not os.path.exists(os.path.join(cache, jar_name(coordinate))):
+    if missing:
+        names = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+        print(f"fetching {names} into {cache}", flush=True)
+        with tempfile.TemporaryDirectory(prefix="skipstone-fetch-") as work:
+            pom = os.path.join(work, "pom.xml")
+            with open(pom, "w") as f:
+                f.write(fetch_pom(missing))
+            cmd = ["mvn", "-B", "-q", *(["-s", maven_settings] if maven_settings else []), "-f", pom,
+                   "dependency:copy-dependencies", f"-DoutputDirectory={os.path.abspath(cache)}",
+                   "-DexcludeTransitive=true",
+                   # Maven's own read timeout (ms) and one retry, so a stalled connection fails early.
+                   "-Dmaven.wagon.rto=30000", "-Dmaven.wagon.http.retryHandler.count=1"]
+            try:
+                done = subprocess.run(cmd, capture_output=True, text=True, timeout=MAVEN_TIMEOUT_SECONDS)
+            except subprocess.TimeoutExpired:
+                raise SystemExit(f"{purpose}: fetching {len(missing)} jars from Maven Central took over "
+                                 f"{MAVEN_TIMEOUT_SECONDS} s; is Maven Central reachable? (mvn ... dependency:copy-dependencies)")
+        absent = [a for a in missing if not os.path.exists(os.path.join(cache, jar_name(a)))]
+        if done.returncode != 0 or absent:
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
-            raise SystemExit(f"{purpose}: could not fetch {coordinate} with Maven (is Maven Central "
-                             f"reachable?):\n{tail}")
+            raise SystemExit(f"{purpose}: could not fetch {', '.join(absent or missing)} with Maven "
+                             f"(is Maven Central reachable?):\n{tail}")
     return [os.path.join(cache, jar_name(a)) for a in coordinates]
+
+
+def fetch_pom(coordinates: list[str]) -> str:
+    """A POM whose dependencies are `coordinates`, each excluding everything it depends on."""
+    dependencies = []
+    for coordinate in coordinates:
+        group, artifact, version = coordinate.split(":")
+        dependencies.append(
+            f"    <dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId><version>{version}</version>\n"
+            "      <exclusions><exclusion><groupId>*</groupId><artifactId>*</artifactId></exclusion></exclusions>\n"
+            "    </dependency>")
+    return ('<project xmlns="http://maven.apache.org/POM/4.0.0">\n'
+            "  <modelVersion>4.0.0</modelVersion>\n"
+            "  <groupId>io.skipstone</groupId><artifactId>fetch</artifactId><version>0</version>"
+            "<packaging>pom</packaging>\n"
+            "  <dependencies>\n" + "\n".join(dependencies) + "\n  </dependencies>\n</project>\n")
 
 
 def newest_mtime(folder: str) -> float:

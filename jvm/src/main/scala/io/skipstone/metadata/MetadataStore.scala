@@ -89,15 +89,33 @@ object MetadataStore {
     val fs = dir.getFileSystem(conf)
     val out = fs.create(definitionFile(staging), true)
     try out.write(definitionJson.getBytes(StandardCharsets.UTF_8)) finally out.close()
-    val context = FileContext.getFileContext(dir.toUri, conf)
-    def attempt(version: Long, triesLeft: Int): Long =
-      Try(context.rename(staging, versionDir(dir, version), Options.Rename.NONE)).fold({
-        case _: FileAlreadyExistsException if triesLeft > 0 => attempt(version + 1, triesLeft - 1)
-        case e => throw e
-      }, _ => version)
-    val published = attempt(latestVersion(session, dir).getOrElse(0L) + 1, 10)
+    val published = renameToFreeVersion(conf, dir, staging, latestVersion(session, dir).getOrElse(0L) + 1)
     if (!isManagedTable(fs, datasetRoot)) pruneSuperseded(fs, dir, versions(session, dir), published)
     published
+  }
+
+  /**
+   * Renames `staging` to the first version from `first` on that no other publisher took, and
+   * returns it. A rename refuses a version that exists. On a store whose rename copies object by
+   * object (S3A), another publisher may begin copying into the version between that check and
+   * the copy: the store's rename then answers false, which `FileContext` reports as a plain
+   * `IOException`; the version exists by then and the staged build is untouched, so that too is
+   * a version taken.
+   */
+  def renameToFreeVersion(conf: Configuration, dir: Path, staging: Path, first: Long): Long = {
+    val context = FileContext.getFileContext(dir.toUri, conf)
+    val fs = dir.getFileSystem(conf)
+    def taken(version: Long, e: Throwable): Boolean = e match {
+      case _: FileAlreadyExistsException => true
+      case _: java.io.IOException => fs.exists(versionDir(dir, version)) && fs.exists(definitionFile(staging))
+      case _ => false
+    }
+    def attempt(version: Long, triesLeft: Int): Long =
+      Try(context.rename(staging, versionDir(dir, version), Options.Rename.NONE)).fold({
+        case e if triesLeft > 0 && taken(version, e) => attempt(version + 1, triesLeft - 1)
+        case e => throw e
+      }, _ => version)
+    attempt(first, 10)
   }
 
   /**
