@@ -57,7 +57,7 @@ def jvm_build(spark, root: str, requests: list[dict]) -> int:
     builds = spark._jvm.io.skipstone.indexing.IndexBuild
     data = spark.read.parquet(root)
     return int(java_call(builds.build, spark._jsparkSession, data._jdf, root, "parquet", "{}", None,
-                         json.dumps(requests), None, True))
+                         json.dumps(requests), None, True, None))  # None: no footer key (plaintext metadata)
 
 
 def published(spark, root: str) -> tuple[int, list[dict], list[tuple]]:
