@@ -14,17 +14,9 @@ import pytest
 
 from conftest import run_both_ways, run_df_both_ways
 from iceberg_tables import current_snapshot, new_table, register_catalog, require_iceberg, write
+from random_predicates import SCHEMA, predicate, random_rows
 from skipstone import BloomFilter, MinMax, Skipstone, ValueList
 
-SCHEMA = "a int, s string, d double"
-INTS = [None, -3, 0, 1, 2, 5, 8, 12, 40, 41]
-STRINGS = [None, "", "a", "ab", "b", "ba", "c%", "zz"]
-DOUBLES = [None, -1.5, -0.0, 0.0, 0.5, 7.25, float("nan"), float("inf")]
-CONSTANTS = {
-    "a": ["-4", "0", "1", "5", "12", "13", "41", "NULL"],
-    "s": ["''", "'a'", "'ab'", "'b'", "'c%'", "'q'", "NULL"],
-    "d": ["-1.5", "-0.0D", "0.0D", "0.5", "7.25", "CAST('NaN' AS DOUBLE)", "NULL"],
-}
 EXAMPLES = 10
 
 
@@ -32,32 +24,6 @@ EXAMPLES = 10
 def catalog(spark, tmp_path_factory):
     require_iceberg(spark)
     register_catalog(spark, str(tmp_path_factory.mktemp("warehouse")))
-
-
-def random_rows(rng: random.Random, n: int) -> list[tuple]:
-    """Rows whose values come from a few of each pool, so that commits differ and indexes can tell them apart."""
-    ints, strings, doubles = rng.sample(INTS, 3), rng.sample(STRINGS, 3), rng.sample(DOUBLES, 3)
-    return [(rng.choice(ints), rng.choice(strings), rng.choice(doubles)) for _ in range(n)]
-
-
-def leaf(rng: random.Random) -> str:
-    column = rng.choice(list(CONSTANTS))
-    constants = CONSTANTS[column]
-    kind = rng.randrange(4)
-    if kind == 0:
-        return f"{column} {rng.choice(['=', '<', '<=', '>', '>=', '<=>', '!='])} {rng.choice(constants)}"
-    if kind == 1:
-        return f"{column} IN ({', '.join(rng.sample(constants, 3))})"
-    if kind == 2:
-        return f"{column} IS {rng.choice(['', 'NOT '])}NULL"
-    return f"NOT ({column} = {rng.choice(constants)})"
-
-
-def predicate(rng: random.Random, depth: int = 2) -> str:
-    if depth == 0 or rng.random() < 0.3:
-        return leaf(rng)
-    op = rng.choice(["AND", "OR"])
-    return f"({predicate(rng, depth - 1)} {op} {predicate(rng, depth - 1)})"
 
 
 def indexed_table(spark, rng: random.Random, column_stats: bool) -> tuple[str, int]:
