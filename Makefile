@@ -116,6 +116,7 @@ test-delta:
 	$(PEERS) test-delta
 
 # Point lookups on a Delta table (TPC-H lineitem): Skipstone's indexes beside Delta's own skipping
+# (docs/delta-sources.md; its numbers: DELTA_BENCH_FLAGS="--scale 1 --lookups 20 --repeats 5", 5 minutes)
 bench-delta-source:
 	$(PEERS) run -m benchmarks.delta_source $(DELTA_BENCH_FLAGS)
 
