@@ -122,6 +122,7 @@ test-iceberg:
 	$(PEERS) test-iceberg
 
 # Point lookups on a Delta table (TPC-H lineitem): Skipstone's indexes beside Delta's own skipping
+# (docs/delta-sources.md; its numbers: DELTA_BENCH_FLAGS="--scale 1 --lookups 20 --repeats 5", 5 minutes)
 bench-delta-source:
 	$(PEERS) run -m benchmarks.delta_source $(DELTA_BENCH_FLAGS)
 
@@ -139,7 +140,7 @@ test-docs: install $(JAR)
 # Managed tables on HDFS (docs/hdfs.md): the store suite (tests/stores/table_suite.py) against a
 # MiniDFSCluster the tests start in a JVM of their own. Its jar, Hadoop's minicluster of the version
 # pyspark ships, is fetched from Maven Central into $(HDFS_JARS) the first time; the slow tests
-# (processes racing, a writer killed) run too. 6 minutes on 2 cores at a load average of 12.
+# (processes racing, a writer killed) run too. 4 to 6 minutes on 2 shared cores (load average 7 to 12).
 HDFS_JARS := .cache/hdfs-jars
 HDFS_TEST_CONF := {}
 hdfs-jars: | $(VENV)/.installed
@@ -157,15 +158,22 @@ test-jvm: $(JAR)
 # Managed tables and skipping datasets on S3 (docs/object-stores.md): moto's S3 server (dev extra)
 # on a free port of 127.0.0.1, S3A's jars (hadoop-aws 3.5.0 and the AWS SDK modules it
 # needs) fetched once from Maven Central into .cache/s3-jars, both named to the tests' Spark in
-# SKIPSTONE_TEST_CONF. Without them (make test) those tests are skipped. About 15 minutes on 2
-# cores, 11 of them the store-agnostic table suite (tests/stores/table_suite.py) on S3.
-# The store suites: S3 (moto's server, hadoop-aws), HDFS (a MiniDFSCluster), Delta Lake and Iceberg
-# sources (pyspark 4.1 beside Delta 4.4 / Iceberg 1.12). Each fetches what it needs from Maven
-# Central / PyPI into .cache.
-test-stores: test-s3 test-hdfs test-delta test-iceberg
-
+# SKIPSTONE_TEST_CONF. Without them (make test) those tests are skipped. 5 to 8 minutes on 2
+# shared cores (load average 3 to 10), most of it the store-agnostic table suite (tests/stores/table_suite.py).
 test-s3: install $(JAR)
 	conf="$$($(PY) tests/stores/s3_store.py conf)" && SKIPSTONE_TEST_CONF="$$conf" $(PY) -m pytest -q tests/stores/test_s3_*.py
+
+# The store suites, which CI runs after `make test` (docs/development.md): HDFS and S3 in one
+# pytest process (one Spark start; the race and kill tests' child processes serve both stores),
+# then the Delta Lake and Iceberg sources on pyspark 4.1 (test-delta, test-iceberg). What each
+# needs is fetched into .cache the first time: S3A's and the minicluster's jars, Delta's and
+# Iceberg's jars, the pyspark 4.1 venv. 12 minutes without Iceberg (about 4 more with it) with
+# .cache filled on 2 shared cores (docs/development.md).
+test-stores: install $(JAR) hdfs-jars
+	conf="$$($(PY) tests/stores/s3_store.py conf)" && SKIPSTONE_TEST_CONF="$$conf" SKIPSTONE_HDFS_JARS=$(HDFS_JARS) \
+	  $(PY) -m pytest -q tests/stores/test_hdfs_tables.py tests/stores/test_s3_*.py
+	$(PEERS) test-delta
+	$(PEERS) test-iceberg
 
 # Planning time and S3 requests per query on 10,000 objects of the local S3 server (docs/object-stores.md)
 bench-s3: install $(JAR)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
 import importlib.util
 import json
 import os
@@ -45,11 +46,8 @@ ICEBERG = "1.12.0"
 _MINOR = SPARK.rsplit(".", 1)[0]
 # Each jar alone: the rest of what Delta's pom lists is Spark's own (provided) or the Delta
 # kernel, which the Spark connector's SQL paths used here do not load.
-ARTIFACTS = [
-    f"io.delta:delta-spark_{_MINOR}_2.13:{DELTA}",
-    f"io.delta:delta-storage:{DELTA}",
-    f"org.apache.iceberg:iceberg-spark-runtime-{_MINOR}_2.13:{ICEBERG}",
-]
+DELTA_ARTIFACTS = [f"io.delta:delta-spark_{_MINOR}_2.13:{DELTA}", f"io.delta:delta-storage:{DELTA}"]
+ARTIFACTS = [*DELTA_ARTIFACTS, f"org.apache.iceberg:iceberg-spark-runtime-{_MINOR}_2.13:{ICEBERG}"]
 # What the peers' venv holds besides pyspark and what the skipping tests import (spark_versions.py):
 # the layout benchmarks' TPC-H generator and plots
 EXTRA_REQUIREMENTS = ("tpchgen-cli>=1", "matplotlib>=3.7")
@@ -63,9 +61,9 @@ def _load(name: str, path: str) -> ModuleType:
     return module
 
 
-def jar_paths(cache: str = JARS_CACHE) -> list[str]:
-    """The peers' jars in ``cache``; fails naming `make peer-jars` when one is missing."""
-    paths = [os.path.join(cache, _jar_name(a)) for a in ARTIFACTS]
+def jar_paths(cache: str = JARS_CACHE, artifacts: list[str] = ARTIFACTS) -> list[str]:
+    """The peers' jars (of ``artifacts``) in ``cache``; fails naming `make peer-jars` when one is missing."""
+    paths = [os.path.join(cache, _jar_name(a)) for a in artifacts]
     missing = [p for p in paths if not os.path.exists(p)]
     if missing:
         raise SystemExit(f"the peers' jars are missing ({', '.join(os.path.basename(p) for p in missing)}): "
@@ -73,10 +71,11 @@ def jar_paths(cache: str = JARS_CACHE) -> list[str]:
     return paths
 
 
-def fetch_jars(cache: str = JARS_CACHE, maven_settings: str | None = None) -> list[str]:
-    """Delta's and Iceberg's jars, copied from Maven Central into ``cache`` the first time."""
+def fetch_jars(cache: str = JARS_CACHE, maven_settings: str | None = None,
+               artifacts: list[str] = ARTIFACTS) -> list[str]:
+    """Delta's and Iceberg's jars (of ``artifacts``), copied from Maven Central into ``cache`` the first time."""
     tests = _load("run_jvm_tests", os.path.join(ROOT, "jvm", "run_jvm_tests.py"))
-    return tests.fetch_maven_jars(ARTIFACTS, cache, "The Delta and Iceberg peers", maven_settings)
+    return tests.fetch_maven_jars(artifacts, cache, "The Delta and Iceberg peers", maven_settings)
 
 
 DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
@@ -84,14 +83,17 @@ DELTA_CATALOG = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
 ICEBERG_EXTENSION = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
 # (the tests of each connector, the session settings it needs) by `test-<connector>`
 SOURCE_TESTS = {"test-delta": "tests/sources/test_delta_*.py", "test-iceberg": "tests/sources/test_iceberg_*.py"}
+# Delta replays its log into 50 partitions (`snapshotPartitions`) whenever it computes a
+# snapshot: each commit, each time travel and each build lists one, and 50 tasks of a few rows
+# on 2 cores took most of the Delta tests' time (their time-travel test: 71 s with 50, 27 s with 2).
+DELTA_TEST_CONF = {"spark.databricks.delta.snapshotPartitions": "2"}
 
 
 def delta_session_conf(cache: str = JARS_CACHE) -> dict[str, str]:
     """What a session needs for Delta Lake besides Skipstone (which ``skipstone.configure`` adds
     after Delta's extension: Skipstone's parser then sees statements first, the harder order
     for statements both know): Delta's jars, its extension, its catalog as the session catalog."""
-    delta = [p for p in jar_paths(cache) if os.path.basename(p).startswith("delta-")]
-    return {"spark.jars": ",".join(delta), "spark.sql.extensions": DELTA_EXTENSION,
+    return {"spark.jars": ",".join(jar_paths(cache, DELTA_ARTIFACTS)), "spark.sql.extensions": DELTA_EXTENSION,
             "spark.sql.catalog.spark_catalog": DELTA_CATALOG}
 
 
@@ -122,22 +124,29 @@ class Runtime:
 
 def prepared(cache: str = SPARK_CACHE) -> Runtime:
     """The venv with pyspark SPARK (made and filled the first time) and Skipstone for it:
-    python/skipstone copied afresh, its jar rebuilt when a Scala source is newer."""
+    python/skipstone copied afresh, its jar rebuilt when the JVM sources differ from the ones
+    it was built from."""
     versions = _load("spark_versions", os.path.join(ROOT, ".ci", "spark_versions.py"))
     python = versions.venv_python(os.path.join(cache, f"venv-{SPARK}"))
-    # the marker holds what was installed, so that a changed list installs again
+    # the marker holds what was installed (not where from: a checkout elsewhere sharing this
+    # cache finds the venv current), so that a changed list installs again
     installed = os.path.join(cache, f"venv-{SPARK}", ".installed")
-    wanted = "\n".join(versions.install_command(python, SPARK, EXTRA_REQUIREMENTS))
+    command = versions.install_command(python, SPARK, EXTRA_REQUIREMENTS)
+    wanted = "\n".join(command[1:])
     if not os.path.exists(installed) or open(installed).read() != wanted:
         print(f"installing pyspark {SPARK} into {os.path.dirname(installed)}", flush=True)
-        subprocess.run(versions.install_command(python, SPARK, EXTRA_REQUIREMENTS), check=True)
+        subprocess.run(command, check=True)
         with open(installed, "w") as f:
             f.write(wanted)
     jar = os.path.join(cache, f"skipstone-spark-{SPARK}.jar")
-    sources = glob.glob(os.path.join(ROOT, "jvm", "src", "main", "**", "*"), recursive=True)
-    if not os.path.exists(jar) or os.path.getmtime(jar) < max(os.path.getmtime(f) for f in sources):
+    # by content, not modification time: a fresh checkout or a switch of branches touches every
+    # source, and the build costs a minute or more
+    built_from, sources = jar + ".sources", jvm_sources_digest()
+    if not os.path.exists(jar) or not os.path.exists(built_from) or open(built_from).read() != sources:
         print(f"building {jar} with pyspark {SPARK}", flush=True)
         subprocess.run([python, os.path.join(ROOT, "jvm", "build_jar.py"), jar], check=True)
+        with open(built_from, "w") as f:
+            f.write(sources)
     package = os.path.join(cache, "python", "skipstone")
     shutil.rmtree(package, ignore_errors=True)
     shutil.copytree(os.path.join(ROOT, "python", "skipstone"), package,
@@ -151,6 +160,18 @@ def prepared(cache: str = SPARK_CACHE) -> Runtime:
                    os.path.join(cache, f"skipstone-bench-spark-{SPARK}.jar"))
 
 
+def jvm_sources_digest() -> str:
+    """A digest of what the jar is built from: jvm/src/main and jvm/build_jar.py, names and contents."""
+    digest = hashlib.sha256()
+    files = glob.glob(os.path.join(ROOT, "jvm", "src", "main", "**", "*"), recursive=True)
+    for path in sorted(files + [os.path.join(ROOT, "jvm", "build_jar.py")]):
+        if os.path.isfile(path):
+            digest.update(os.path.relpath(path, ROOT).encode() + b"\0")
+            with open(path, "rb") as f:
+                digest.update(f.read() + b"\0")
+    return digest.hexdigest()
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--maven-settings", help="a settings.xml for mvn (a mirror of Maven Central, a proxy)")
@@ -162,7 +183,9 @@ def main(argv: list[str]) -> int:
     ends = [argv.index(w) + 1 for w in ("run", *SOURCE_TESTS) if w in argv]
     head = argv[:min(ends)] if ends else argv
     args = parser.parse_args(head)
-    fetched = fetch_jars(maven_settings=args.maven_settings)
+    # the Delta tests need Delta's jars only, not Iceberg's 48 MB runtime
+    fetched = fetch_jars(maven_settings=args.maven_settings,
+                         artifacts=DELTA_ARTIFACTS if args.what == "test-delta" else ARTIFACTS)
     if args.what == "jars":
         print("\n".join(fetched))
         return 0
@@ -175,7 +198,7 @@ def main(argv: list[str]) -> int:
     cmd, env = runtime.command(rest)
     if tests is not None:
         _install_jar_in_checkout(runtime)
-        conf = delta_session_conf() if args.what == "test-delta" else iceberg_session_conf()
+        conf = {**delta_session_conf(), **DELTA_TEST_CONF} if args.what == "test-delta" else iceberg_session_conf()
         env["SKIPSTONE_TEST_CONF"] = json.dumps(conf)
     return subprocess.run(cmd, env=env, cwd=ROOT).returncode
 

@@ -25,11 +25,13 @@ def delta(spark):
     require_delta(spark)
 
 
-@pytest.fixture
-def table(spark, tmp_path):
-    """Six files written in three commits, indexed; then one more commit and a removed file."""
+@pytest.fixture(scope="module")
+def table(spark, tmp_path_factory):
+    """Six files written in three commits, indexed; then one more commit and a removed file.
+    Made once: the tests only read it, each with predicates of its own from the shared generator."""
+    require_delta(spark)
     rng = random.Random(20261126)
-    path = str(tmp_path / "t")
+    path = str(tmp_path_factory.mktemp("delta_random") / "t")
     for _ in range(3):
         write(spark, path, random_rows(rng, 120), SCHEMA, files=2)
     indexed = current_version(spark, path)

@@ -15,10 +15,13 @@ store: they never touch a root with ``os.path`` and look at files through Hadoop
 
 Tests marked ``slow`` start Spark sessions in processes of their own (a race, a kill) or run
 many jobs; a store module may leave them out where other tests prove the same on that store
-(``without_slow_tests``: the local module does in ``make test``).
+(``without_slow_tests``: the local module does in ``make test``). Those processes are kept
+for the next test that needs one, in this store's module or another's of the same pytest run
+(``make test-stores`` runs HDFS and S3 in one), except the one a test kills.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import queue
@@ -401,40 +404,42 @@ CHILD = textwrap.dedent("""
         builder = builder.config(key, value)
     spark = skipstone.configure(builder).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    mode, root = sys.argv[2], sys.argv[3]
-    t = Skipstone.for_path(spark, root)
 
-    if mode == "rewrite":
-        # plans on the version given, tells the parent, and commits when it says so
-        from skipstone.table import manifest
-        from skipstone.table.optimize import apply, plan
-        from tests.table.split_policy import SplitLargestBlock
-        p = plan(spark, manifest.at(spark, t.root, int(sys.argv[4])), None, SplitLargestBlock())
-        print("@@ ready", flush=True)
-        sys.stdin.readline()
-        try:
-            print("@@", json.dumps({"won": apply(spark, p).version}), flush=True)
-        except SkipstoneError as e:
-            print("@@", json.dumps({"lost": str(e)}), flush=True)
-    elif mode == "append":
-        from pyspark.sql import functions as F
-        start = int(sys.argv[4])
-        rows = spark.range(start, start + 200).select(
-            F.col("id").alias("a"), (F.col("id") % 7).alias("b"),
-            F.concat(F.lit("s"), (F.col("id") % 13).cast("string")).alias("s"))
-        print("@@ appending", flush=True)
-        t.append(rows)
-        print("@@ appended", flush=True)
+    # one task per line of stdin, until it closes: its session serves test after test
+    for line in sys.stdin:
+        task = json.loads(line)
+        t = Skipstone.for_path(spark, task["root"])
+        if task["mode"] == "rewrite":
+            # plans on the version given, tells the parent, and commits when it says so
+            from skipstone.table import manifest
+            from skipstone.table.optimize import apply, plan
+            from tests.table.split_policy import SplitLargestBlock
+            p = plan(spark, manifest.at(spark, t.root, task["version"]), None, SplitLargestBlock())
+            print("@@ ready", flush=True)
+            sys.stdin.readline()
+            try:
+                print("@@", json.dumps({"won": apply(spark, p).version}), flush=True)
+            except SkipstoneError as e:
+                print("@@", json.dumps({"lost": str(e)}), flush=True)
+        elif task["mode"] == "append":
+            from pyspark.sql import functions as F
+            start = task["start"]
+            rows = spark.range(start, start + 200).select(
+                F.col("id").alias("a"), (F.col("id") % 7).alias("b"),
+                F.concat(F.lit("s"), (F.col("id") % 13).cast("string")).alias("s"))
+            print("@@ appending", flush=True)
+            t.append(rows)
+            print("@@ appended", flush=True)
 """)
 
 
 class Child:
-    """A Python process with a Spark session of its own, running CHILD; what it says (its lines
-    starting with "@@ ") read by a thread."""
+    """A Python process with a Spark session of its own, running CHILD: given tasks by ``run``;
+    what it says (its lines starting with "@@ ") read by a thread."""
 
-    def __init__(self, script: Path, *args: str) -> None:
+    def __init__(self, script: Path) -> None:
         path = os.pathsep.join([str(REPOSITORY / "python"), str(REPOSITORY)])
-        self.process = subprocess.Popen([sys.executable, str(script), path, *args], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([sys.executable, str(script), path], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                         start_new_session=True)
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -446,6 +451,10 @@ class Child:
             if line.startswith("@@ "):  # what CHILD says; anything else a library printed
                 self.lines.put(line[3:].strip())
         self.lines.put(None)
+
+    def run(self, mode: str, root: str, **arguments: Any) -> None:
+        """Gives the child a task (CHILD's modes), which it starts once its session is up."""
+        self.say(json.dumps({"mode": mode, "root": root, **arguments}))
 
     def line(self, seconds: float = CHILD_SECONDS) -> str:
         try:
@@ -460,34 +469,89 @@ class Child:
         self.process.stdin.write(text + "\n")
         self.process.stdin.flush()
 
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
     def kill(self) -> None:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
 
-@pytest.fixture
-def child_script(tmp_path):
-    """CHILD as a file (the script is local; the table it writes is on the store)."""
-    script = tmp_path / "child.py"
-    script.write_text(CHILD)
-    return script
+class Children:
+    """Child processes kept between tests, and between the stores' modules of one pytest run:
+    each costs a JVM and a Spark session to start (20 to 40 s on 2 busy cores). A test takes the
+    children it needs and gives back those it leaves idle; one it kills is gone."""
+
+    def __init__(self, script: Path) -> None:
+        self.script = script
+        self.idle: list[Child] = []
+
+    def start(self, n: int) -> None:
+        """At least ``n`` idle children, the missing ones started now: they boot in the background."""
+        self.idle = [c for c in self.idle if c.alive()]
+        self.idle += [Child(self.script) for _ in range(n - len(self.idle))]
+
+    def take(self, n: int) -> list[Child]:
+        kept = [c for c in self.idle if c.alive()][:n]
+        self.idle = [c for c in self.idle if c not in kept and c.alive()]
+        return kept + [Child(self.script) for _ in range(n - len(kept))]
+
+    def give_back(self, children: list[Child]) -> None:
+        self.idle += [c for c in children if c.alive()]
+
+    def close(self) -> None:
+        for c in self.idle:
+            c.kill()
+        self.idle = []
+
+
+_CHILDREN: Children | None = None
+
+
+@pytest.fixture(scope="session")
+def children(tmp_path_factory) -> Iterator[Children]:
+    """The run's one pool of children (the script is local; the tables they write are on the store).
+    Each store module that imports the suite gets this fixture; all of them share the pool."""
+    global _CHILDREN
+    if _CHILDREN is None:
+        script = tmp_path_factory.mktemp("children") / "child.py"
+        script.write_text(CHILD)
+        _CHILDREN = Children(script)
+    yield _CHILDREN
+    _CHILDREN.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def children_started_early(request, spark, children) -> None:
+    """When the module's selected tests include one that takes children, the two a race needs
+    start with the module: they boot while its first tests run, not while the race waits."""
+    if any(item.module is request.module and "children" in inspect.signature(item.function).parameters
+           and not item.get_closest_marker("skip") for item in request.session.items):
+        children.start(2)
 
 
 @slow
-def test_two_processes_racing_for_one_version_one_wins_and_the_other_is_told(spark, store_root, child_script):
+def test_two_processes_racing_for_one_version_one_wins_and_the_other_is_told(spark, store_root, children):
     t = new_table(spark, store_root, "racing_processes")
     base = t.current()
-    children = [Child(child_script, "rewrite", t.root, str(base.version)) for _ in range(2)]
+    racers = children.take(2)
+    finished = False
     try:
-        for c in children:
+        for c in racers:
+            c.run("rewrite", t.root, version=base.version)
+        for c in racers:
             assert c.line() == "ready"
-        for c in children:  # both planned on version 1 and wrote nothing yet; now both commit
+        for c in racers:  # both planned on version 1 and wrote nothing yet; now both commit
             c.say("go")
-        outcomes = [json.loads(c.line()) for c in children]
+        outcomes = [json.loads(c.line()) for c in racers]
+        finished = True
     finally:
-        for c in children:
-            c.kill()
+        if finished:
+            children.give_back(racers)
+        else:
+            for c in racers:
+                c.kill()
     won = [o["won"] for o in outcomes if "won" in o]
     lost = [o["lost"] for o in outcomes if "lost" in o]
     assert won == [base.version + 1] and len(lost) == 1, outcomes
@@ -521,10 +585,11 @@ def test_a_layout_rewrite_killed_after_each_step_leaves_exact_rows_and_vacuums_c
 
 
 @slow
-def test_a_process_killed_during_an_append_leaves_exact_rows_and_vacuums_clean(spark, store_root, child_script):
+def test_a_process_killed_during_an_append_leaves_exact_rows_and_vacuums_clean(spark, store_root, children):
     t = new_table(spark, store_root, "killed_append")
-    child = Child(child_script, "append", t.root, "50000")
+    [child] = children.take(1)
     try:
+        child.run("append", t.root, start=50000)
         assert child.line() == "appending"
         deadline = time.monotonic() + CHILD_SECONDS
         while time.monotonic() < deadline and not names_in(spark, f"{t.root}/_skipstone/staging"):
