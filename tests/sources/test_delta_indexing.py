@@ -13,7 +13,7 @@ import skipstone
 from conftest import run_both_ways
 from delta_tables import (current_version, live_files, parquet_files_on_disk, require_delta, sql_table,
                           write)
-from skipstone import BloomFilter, Skipstone, SkipstoneError, ValueList
+from skipstone import BloomFilter, MinMax, Rule, Skipstone, SkipstoneError, UdfMapping, ValueList
 
 SCHEMA = "k int, s string, v double"
 
@@ -165,3 +165,39 @@ def test_delta_statements_named_like_skipstones_stay_deltas(spark, tmp_path):
 
     (detail,) = spark.sql(f"DESCRIBE DETAIL {sql_table(path)}").collect()
     assert detail.numFiles == 1 and os.path.exists(os.path.join(path, "_delta_log"))
+
+
+# `plus_one(k) > c` holds only where max(k) + 1 > c
+PLUS_ONE_ON_MINMAX = UdfMapping("plus_one on minmax", (Rule("plus_one({x}) > {c}", "{x:minmax.max} + 1 > {c}"),))
+
+
+@pytest.mark.parametrize("deletion_vectors", [False, True])
+def test_a_python_udf_predicate_is_answered_by_its_mapping(spark, tmp_path, deletion_vectors):
+    # Spark evaluates a Python UDF above the scan, in an operator of its own: the filter Delta's
+    # scan sits under holds only the rest of the condition
+    key = "spark.databricks.delta.properties.defaults.enableDeletionVectors"
+    spark.conf.set(key, str(deletion_vectors).lower())
+    try:
+        path = str(tmp_path / "t")
+        table = sql_table(path)
+        four_files(spark, path)
+        write(spark, path, [(1000 + k, "late", 0.0) for k in range(10)], SCHEMA)
+        Skipstone.for_path(spark, path, format="delta").build(MinMax("k"), PLUS_ONE_ON_MINMAX)
+        if deletion_vectors:
+            # the scan now builds its `_metadata` in a projection under the filter
+            spark.sql(f"DELETE FROM {table} WHERE k = 1007")
+        # a lambda travels to the Python workers by value (this module is not on their path)
+        spark.udf.register("plus_one", lambda x: None if x is None else x + 1, "int")
+        late = 4 if deletion_vectors else 5
+
+        assert run_both_ways(spark, f"SELECT count(*) FROM {table} WHERE plus_one(k) > 1005")[0] == [(late,)]
+        assert stats_of(spark).files_skipped == 4
+        # beside a conjunct Spark pushes under the UDF's evaluation, to the scan (one Delta's statistics cannot use)
+        rows, _ = run_both_ways(spark, f"SELECT k FROM {table} WHERE plus_one(k) > 1005 AND v >= 0")
+        assert len(rows) == late
+        assert stats_of(spark).files_skipped == 4
+        # in a disjunction, which stays above the evaluation whole (MinMax answers `k = 2000`, no file holds it)
+        assert run_both_ways(spark, f"SELECT count(*) FROM {table} WHERE plus_one(k) > 1005 OR k = 2000")[0] == [(late,)]
+        assert stats_of(spark).files_skipped == 4
+    finally:
+        spark.conf.unset(key)

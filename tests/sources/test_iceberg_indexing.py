@@ -147,6 +147,26 @@ def test_a_udf_mapping_answers_a_function_of_an_indexed_column(spark):
     assert stats_of(spark).files_skipped == 4
 
 
+def test_a_python_udf_predicate_is_answered_by_its_mapping(spark):
+    # Spark evaluates a Python UDF above the scan, in an operator of its own: the filter the
+    # Iceberg scan sits under holds only the rest of the condition
+    table = four_files(spark)
+    write(spark, table, [(1000 + k, "late", 0.0) for k in range(10)], SCHEMA)
+    mapping = UdfMapping("plus_one on minmax", (Rule("plus_one({x}) > {c}", "{x:minmax.max} + 1 > {c}"),))
+    Skipstone.for_table(spark, table).build(MinMax("k"), mapping)
+    # a lambda travels to the Python workers by value (this module is not on their path)
+    spark.udf.register("plus_one", lambda x: None if x is None else x + 1, "int")
+
+    assert run_both_ways(spark, f"SELECT count(*) FROM {table} WHERE plus_one(k) > 1005")[0] == [(5,)]
+    assert stats_of(spark).files_skipped == 4
+    rows, _ = run_both_ways(spark, f"SELECT k FROM {table} WHERE plus_one(k) > 1005 AND v >= 0")
+    assert sorted(rows) == [(k,) for k in range(1005, 1010)]
+    assert stats_of(spark).files_skipped == 4
+    # in a disjunction, which stays above the evaluation whole (MinMax answers `k = 2000`, no file holds it)
+    assert run_both_ways(spark, f"SELECT count(*) FROM {table} WHERE plus_one(k) > 1005 OR k = 2000")[0] == [(5,)]
+    assert stats_of(spark).files_skipped == 4
+
+
 def test_a_partitioned_table_is_pruned_by_iceberg_then_skipped_within_the_partition(spark):
     schema = "k int, p string, v double"
     table = new_table(spark, schema, partitioned_by="p")

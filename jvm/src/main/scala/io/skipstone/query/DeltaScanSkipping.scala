@@ -21,6 +21,9 @@ import io.skipstone.sources.DeltaTables
  * wrapper lists through Delta's index (its snapshot, its partition pruning and stats skipping,
  * its per-file metadata such as deletion vectors) and only drops files from that listing.
  *
+ * The condition is the filter's right above the scan, with the Python UDF calls Spark moved
+ * above it put back ([[FilterOverScan]]), so that UDF mappings answer them as on plain files.
+ *
  * Runs as a post-planner rule and again before columnar transitions (adaptive re-planning and
  * subqueries pass there): a scan already wrapped is no Delta scan any more, so it is idempotent.
  */
@@ -29,15 +32,23 @@ case class DeltaScanSkipping(session: SparkSession) extends Rule[SparkPlan] with
   override def apply(plan: SparkPlan): SparkPlan =
     if (!QueryConf.enabled(session)) plan
     else plan.transformDown {
-      case filter @ FilterExec(condition, scan: FileSourceScanExec) if applies(scan, condition) =>
-        wrapped(scan, condition).fold(filter: SparkPlan)(s => filter.copy(child = s))
-      // Deletion vectors read by row index: Delta's scan builds `_metadata` in a projection under the filter
-      case filter @ FilterExec(condition, project @ ProjectExec(_, scan: FileSourceScanExec)) if applies(scan, condition) =>
-        wrapped(scan, condition).fold(filter: SparkPlan)(s => filter.copy(child = project.copy(child = s)))
+      case node: FilterExec => FilterOverScan.matched(node, isDeltaScan).filter(_.condition.deterministic)
+        .flatMap(m => under(m.scan, m.condition).map(m.rebuild)).getOrElse(node)
     }
 
-  private def applies(scan: FileSourceScanExec, condition: Expression): Boolean =
-    DeltaTables.readsSnapshot(scan.relation.location) && condition.deterministic
+  /** A Delta scan, bare or (deletion vectors read by row index) under the projection that builds its `_metadata`. */
+  private def isDeltaScan(plan: SparkPlan): Boolean = plan match {
+    case scan: FileSourceScanExec => DeltaTables.readsSnapshot(scan.relation.location)
+    case ProjectExec(_, scan: FileSourceScanExec) => DeltaTables.readsSnapshot(scan.relation.location)
+    case _ => false
+  }
+
+  /** What [[isDeltaScan]] accepted, its scan wrapped; None to leave it. */
+  private def under(plan: SparkPlan, condition: Expression): Option[SparkPlan] = plan match {
+    case scan: FileSourceScanExec => wrapped(scan, condition)
+    case project @ ProjectExec(_, scan: FileSourceScanExec) => wrapped(scan, condition).map(s => project.copy(child = s))
+    case _ => None
+  }
 
   private def wrapped(scan: FileSourceScanExec, condition: Expression): Option[FileSourceScanExec] = {
     val relation = scan.relation

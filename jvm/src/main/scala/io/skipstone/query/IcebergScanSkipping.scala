@@ -8,7 +8,7 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{And, Expression, PlanExpression, PredicateHelper}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{FilterExec, SparkPlan}
+import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 
 import io.skipstone.metadata.MetadataCache
@@ -41,9 +41,9 @@ case class IcebergScanSkipping(session: SparkSession) extends Rule[SparkPlan] wi
     else visit(plan, filtersAbove(plan))
 
   private def visit(plan: SparkPlan, filters: IdentityHashMap[AnyRef, Seq[Option[Seq[Expression]]]]): SparkPlan = plan match {
-    case filter @ FilterExec(condition, IcebergScan(scan)) =>
-      val next = atScan(scan, Some(condition), filters)
-      if (next eq scan) filter else filter.withNewChildren(Seq(IcebergScan.replaced(filter.child, next)))
+    case FilteredIcebergScan(m, scan) =>
+      val next = atScan(scan, Some(m.condition), filters)
+      if (next eq scan) plan else m.rebuild(IcebergScan.replaced(m.scan, next))
     case IcebergScan(scan) =>
       val next = atScan(scan, None, filters)
       if (next eq scan) plan else IcebergScan.replaced(plan, next)
@@ -146,12 +146,21 @@ object IcebergScanSkipping extends PredicateHelper {
     def add(scan: BatchScanExec, key: Option[Seq[Expression]]): Unit =
       found.put(scan.scan, Option(found.get(scan.scan)).getOrElse(Nil) :+ key)
     def walk(p: SparkPlan): Unit = p match {
-      case FilterExec(condition, IcebergScan(scan)) => add(scan, Some(pruningKey(condition)))
+      case FilteredIcebergScan(m, scan) => add(scan, Some(pruningKey(m.condition)))
       case IcebergScan(scan) => add(scan, None)
       case other => other.children.foreach(walk)
     }
     walk(plan)
     found
+  }
+
+  /**
+   * The filter right above an Iceberg scan, with the Python UDF calls Spark moved above it put
+   * back ([[FilterOverScan]]): what the scan's rows must meet, and the scan.
+   */
+  private object FilteredIcebergScan {
+    def unapply(plan: SparkPlan): Option[(FilterOverScan.Matched, BatchScanExec)] =
+      FilterOverScan.matched(plan, IcebergScan.unapply(_).isDefined).flatMap(m => IcebergScan.unapply(m.scan).map(m -> _))
   }
 
   /** An Iceberg query scan node, bare or under what Skipstone shows of it ([[ScanAnnotation]]). */
