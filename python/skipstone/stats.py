@@ -36,6 +36,8 @@ class DatasetStats:
     """Rows in the skipped files, from their metadata."""
     skipped_by_index: dict[str, int] = field(default_factory=dict)
     """Per index (e.g. ``"MinMax(ts)"``), how many of the skipped files it alone ruled out."""
+    files_outside_where: int = 0
+    """Files read because a partial index's WHERE holds for none of their rows (docs/partial-indexes.md)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ def last_query_stats(spark: SparkSession) -> QueryStats:
             files_unindexed=d["files_unindexed"], unanswered=tuple(d["unanswered"]),
             rows_skipped=d["rows_skipped"],
             skipped_by_index={i["index"]: i["files"] for i in d["skipped_by_index"]},
+            files_outside_where=d.get("files_outside_where", 0),
         )
         for d in raw["per_dataset"]
     ])
