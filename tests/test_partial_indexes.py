@@ -154,3 +154,14 @@ def test_sql_reports_a_bad_where_naming_the_column(spark, events):
         spark.sql(f"CREATE SKIPPING INDEX ON parquet.`{events}` (MINMAX(k)) WHERE nope = 1")
     with pytest.raises(Exception, match=r"CREATE SKIPPING INDEX: a predicate expected after WHERE"):
         spark.sql(f"CREATE SKIPPING INDEX ON parquet.`{events}` (MINMAX(k)) WHERE WITH FOOTER KEY 'f'")
+
+
+def test_the_sql_where_ends_at_a_with_outside_quotes_parentheses_and_comments(spark, events):
+    spark.sql(f"CREATE SKIPPING INDEX ON parquet.`{events}` (MINMAX(k)) "
+              "WHERE s <> 'a WITH b' /* WITH ( */ AND (k >= 900 OR `cat` = \"WITH\") -- WITH\n"
+              "WITH (auto_refresh = false);")
+    assert index_json(spark, events)["where"] == \
+        "s <> 'a WITH b' /* WITH ( */ AND (k >= 900 OR `cat` = \"WITH\") -- WITH"
+    assert "autoRefresh" not in index_json(spark, events)
+    _, stats = run_both_ways(spark, query(events, "k = 950"))
+    assert (only(stats).files_outside_where, only(stats).files_skipped) == (9, 0)

@@ -116,6 +116,8 @@ def _log_dataset(d: DatasetStats) -> None:
     uncovered = [u for u in d.unanswered if u not in unusable]
     if uncovered:
         log.debug("parts of the predicate no index of %s could use: %s", d.path, "; ".join(uncovered))
+    if d.files_outside_where:
+        log.debug("%d files of %s are outside its partial index's WHERE and were read", d.files_outside_where, d.path)
     if d.files_unindexed:
         log.warning("%d files of %s have no skipping metadata or changed since they were indexed, and were read: "
                     "refresh() the index to skip them again", d.files_unindexed, d.path)
