@@ -77,7 +77,7 @@ def test_a_query_that_may_wait_skips_with_the_refresh_it_started(spark, events):
     rows, stats = run_both_ways(spark, query(events, "k = 5"))
     assert rows == [(5,)]
     assert (only(stats).files_skipped, only(stats).files_unindexed) == (10, 0)
-    assert any("an automatic refresh indexed 1 new files for this query" in u for u in only(stats).unanswered)
+    assert any("found 1 new files and skipped with metadata version" in u for u in only(stats).unanswered)
 
 
 def test_one_refresh_indexes_at_most_max_files(spark, events):

@@ -107,8 +107,8 @@ class SkippingFileIndex(
         .flatMap(_ => MetadataCache.current(session, datasetRoot)).filter(_.version > metadata.version) match {
         case Some(refreshed) =>
           val (again, stats) = skipper(refreshed, verification).prune(listed, Some(session))
-          (again, stats.copy(unanswered = stats.unanswered :+
-            s"an automatic refresh indexed ${files.size} new files for this query (metadata version ${refreshed.version})"))
+          (again, stats.copy(unanswered = stats.unanswered :+ s"this query found ${files.size} new files and skipped " +
+            s"with metadata version ${refreshed.version}, which an automatic refresh published while it waited"))
         case None =>
           (pruned, found.copy(unanswered = found.unanswered :+ s"${files.size} new files were read while an automatic " +
             "refresh indexes them in the background; later queries skip with them"))
