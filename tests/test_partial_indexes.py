@@ -165,3 +165,20 @@ def test_the_sql_where_ends_at_a_with_outside_quotes_parentheses_and_comments(sp
     assert "autoRefresh" not in index_json(spark, events)
     _, stats = run_both_ways(spark, query(events, "k = 950"))
     assert (only(stats).files_outside_where, only(stats).files_skipped) == (9, 0)
+
+
+def test_metadata_evaluated_with_spark_reads_the_files_outside_the_where_too(spark, events):
+    Skipstone.for_path(spark, events).build(MinMax("k"), ValueList("cat"), where="k >= 500")
+    spark._jvm.io.skipstone.Skipstone.clearCache()
+    spark.conf.set("spark.skipstone.distributedEvaluation.minFiles", "1")
+    try:
+        for predicate in ("k = 720", "k = 120", "k IS NULL", "k IS NOT NULL AND cat = 'c3'", "NOT (k < 1000)"):
+            _, stats = run_both_ways(spark, query(events, predicate))
+            assert only(stats).files_skipped <= 5, predicate
+        _, stats = run_both_ways(spark, query(events, "k = 720"))
+        assert only(stats).files_skipped == 4
+        cache = json.loads(spark._jvm.io.skipstone.metadata.MetadataCache.describe())
+        assert [v["distributed"] for v in cache["versions"]] == [True]
+    finally:
+        spark.conf.unset("spark.skipstone.distributedEvaluation.minFiles")
+        spark._jvm.io.skipstone.Skipstone.clearCache()
