@@ -160,7 +160,8 @@ class Skipstone:
 
     # -- building --------------------------------------------------------------------------
 
-    def build(self, *indexes: IndexType, use_footers: bool = True, footer_key: str | None = None) -> Skipstone:
+    def build(self, *indexes: IndexType, use_footers: bool = True, footer_key: str | None = None,
+              where: str | None = None, auto_refresh: bool | Mapping[str, Any] = False) -> Skipstone:
         """Index every data file for ``indexes`` (one Spark job) and publish a new version.
 
         Replaces any earlier indexes of the dataset. When every index is a MinMax over a
@@ -180,13 +181,21 @@ class Skipstone:
 
         >>> Skipstone.for_path(spark, "/data/weather").build(
         ...     MinMax("temp").encrypted_with("k_temp"), MinMax("ts"), footer_key="k_footer")  # doctest: +SKIP
+
+        A partial index (docs/partial-indexes.md): ``where`` (a SQL predicate over the dataset's
+        columns) indexes only files with a row it holds for; the others are always read.
+        ``auto_refresh=True`` lets queries index new files they find, or a dict of its settings
+        (``{"max_files": 100, "max_seconds": 0}``).
+
+        >>> Skipstone.for_path(spark, "/data/weather").build(
+        ...     MinMax("temp"), where="ts >= '2026-01-01'", auto_refresh={"max_seconds": 5})  # doctest: +SKIP
         """
         requests = self._requests(indexes)
         data = self._read()
         extra = self._python_roles(data, indexes, requests)
         version = java_call(self._builds.build, self._jsession, data._jdf, self.root, self.format,
                             json.dumps(self.options), self.table, json.dumps(requests), extra, use_footers,
-                            footer_key)
+                            footer_key, where, _auto_refresh_options(auto_refresh))
         if log.isEnabledFor(logging.INFO):
             log.info("built %s on %s: %d files indexed, metadata version %s",
                      ", ".join(r["name"] for r in requests), self._name, len(data.inputFiles()), version)
@@ -241,7 +250,9 @@ class Skipstone:
         for a Delta table the table version the index was built from (``table_version``; for an
         Iceberg table, the snapshot id), and the ids of the key the index is encrypted with
         (``key``) and of the metadata's footer key (``footer_key``), None when not encrypted.
-        ``files_indexed`` is None for a session that cannot open encrypted metadata.
+        ``files_indexed`` is None for a session that cannot open encrypted metadata. A partial
+        index's predicate is ``where``; ``auto_refresh`` shows the automatic refresh's settings
+        (None when off), as DESCRIBE SKIPPING INDEX does.
 
         >>> Skipstone.for_path(spark, "/data/weather").describe().show()   # doctest: +SKIP
         """
@@ -252,12 +263,16 @@ class Skipstone:
             files = java_call(self._jvm.filesIndexed, self._jsession, table_dir)
             table_version = (definition.get("read") or {}).get("tableVersion")
             footer_key = (definition.get("encryption") or {}).get("footerKey")
+            refresh = definition.get("autoRefresh")
+            auto_refresh = None if refresh is None else \
+                f"auto_refresh_max_files = {refresh['maxFiles']}, auto_refresh_max_seconds = {float(refresh['maxSeconds'])}"
             for ix in definition["indexes"]:
                 rows.append((index_name(ix), ix["kind"], ix["columns"], version, None if files is None else int(files),
-                             self.root, self._metadata_dir(), table_version, ix.get("key"), footer_key))
+                             self.root, self._metadata_dir(), table_version, ix.get("key"), footer_key,
+                             definition.get("where"), auto_refresh))
         schema = ("index string, kind string, columns array<string>, version long, "
                   "files_indexed long, dataset string, metadata_dir string, table_version long, "
-                  "key string, footer_key string")
+                  "key string, footer_key string, where string, auto_refresh string")
         return self._spark.createDataFrame(rows, schema)
 
     # -- internals -------------------------------------------------------------------------
@@ -365,6 +380,21 @@ class Skipstone:
 
     def _metadata_dir(self) -> str:
         return str(java_call(self._jvm.metadataDir, self._jsession, self.root))
+
+
+def _auto_refresh_options(auto_refresh: bool | Mapping[str, Any]) -> str | None:
+    """``build(auto_refresh=...)`` as the options of SQL's ``WITH (auto_refresh = true, ...)``
+    (JSON), which the JVM checks; None when off."""
+    if auto_refresh is False or auto_refresh is None:
+        return None
+    if auto_refresh is True:
+        return json.dumps({"auto_refresh": "true"})
+    if not isinstance(auto_refresh, Mapping):
+        raise SkipstoneError(f"auto_refresh is True, False or a dict of max_files and max_seconds, not {auto_refresh!r}")
+    unknown = sorted(set(auto_refresh) - {"max_files", "max_seconds"})
+    if unknown:
+        raise SkipstoneError(f"auto_refresh has no setting {unknown[0]!r} (it takes max_files, max_seconds)")
+    return json.dumps({"auto_refresh": "true", **{f"auto_refresh_{k}": str(v) for k, v in auto_refresh.items()}})
 
 
 def index_name(stored: Mapping[str, Any]) -> str:

@@ -36,6 +36,8 @@ class DatasetStats:
     """Rows in the skipped files, from their metadata."""
     skipped_by_index: dict[str, int] = field(default_factory=dict)
     """Per index (e.g. ``"MinMax(ts)"``), how many of the skipped files it alone ruled out."""
+    files_outside_where: int = 0
+    """Files read because a partial index's WHERE holds for none of their rows (docs/partial-indexes.md)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ def last_query_stats(spark: SparkSession) -> QueryStats:
             files_unindexed=d["files_unindexed"], unanswered=tuple(d["unanswered"]),
             rows_skipped=d["rows_skipped"],
             skipped_by_index={i["index"]: i["files"] for i in d["skipped_by_index"]},
+            files_outside_where=d.get("files_outside_where", 0),
         )
         for d in raw["per_dataset"]
     ])
@@ -113,6 +116,8 @@ def _log_dataset(d: DatasetStats) -> None:
     uncovered = [u for u in d.unanswered if u not in unusable]
     if uncovered:
         log.debug("parts of the predicate no index of %s could use: %s", d.path, "; ".join(uncovered))
+    if d.files_outside_where:
+        log.debug("%d files of %s are outside its partial index's WHERE and were read", d.files_outside_where, d.path)
     if d.files_unindexed:
         log.warning("%d files of %s have no skipping metadata or changed since they were indexed, and were read: "
                     "refresh() the index to skip them again", d.files_unindexed, d.path)

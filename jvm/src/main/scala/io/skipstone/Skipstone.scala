@@ -121,7 +121,8 @@ object Skipstone {
   private def toJson(s: ListingStats) =
     ("path" -> s.datasetRoot) ~ ("files_total" -> s.filesTotal) ~ ("files_skipped" -> s.filesSkipped) ~
       ("bytes_total" -> s.bytesTotal) ~ ("bytes_skipped" -> s.bytesSkipped) ~
-      ("files_unindexed" -> s.filesUnindexed) ~ ("rows_skipped" -> s.rowsSkipped) ~ ("unanswered" -> s.unanswered.toList) ~
+      ("files_unindexed" -> s.filesUnindexed) ~ ("files_outside_where" -> s.filesOutsideWhere) ~
+      ("rows_skipped" -> s.rowsSkipped) ~ ("unanswered" -> s.unanswered.toList) ~
       ("skipped_by_index" -> s.skippedByIndex.map { case (k, v) => ("index" -> k) ~ ("files" -> v) }.toList)
 
   /**

@@ -15,7 +15,7 @@ import org.apache.spark.internal.Logging
 
 import io.skipstone.clauses.rules.{FunctionIdentity, StoredRule}
 import io.skipstone.encryption.EncryptionConf
-import io.skipstone.metadata.{BuildSource, DatasetIndex, IndexSpec, KeyAccess, MetadataCache, MetadataEncryption, MetadataStore, ReadContext}
+import io.skipstone.metadata.{AutoRefresh, BuildSource, DatasetIndex, IndexSpec, KeyAccess, MetadataCache, MetadataEncryption, MetadataStore, ReadContext}
 import io.skipstone.sources.{DeltaTables, IcebergFiles, IcebergTables}
 
 /**
@@ -40,19 +40,22 @@ object IndexBuild extends Logging {
    * MinMax when `useFooters`) and publish a new version, replacing earlier indexes.
    *
    * @param extraRoles `path` and the metadata columns of roles computed by Python functions
+   * @param scope a partial index's WHERE and the automatic refresh (docs/partial-indexes.md)
    * @return the version published
    */
   def build(session: SparkSession, source: BuildSource, data: DataFrame, requests: Seq[IndexRequest],
-            extraRoles: Option[DataFrame] = None, useFooters: Boolean = true, footerKey: Option[String] = None): Long = {
+            extraRoles: Option[DataFrame] = None, useFooters: Boolean = true, footerKey: Option[String] = None,
+            scope: IndexScope = IndexScope.Whole): Long = {
     if (requests.isEmpty) throw new IndexBuildError(
       s"building indexes of ${source.name} needs at least one index, e.g. MinMax(col)")
     val read = pinned(session, data)
     val relation = SourceRelation.of(read)
     val encryption = DataEncryption.of(session, read)
     val indexes = prepare(session, source, read, requests, encryption)
+    scope.check(session, source, read, indexes)
     val footer = metadataFooterKey(source, footerKey, indexes, encryption)
     publish(session, source, read, indexes, MetadataCollector.collect(session, source, relation.rowsToIndex(session, read),
-      relation.files(session), indexes, extraRoles, useFooters), footer)
+      relation.files(session), indexes, extraRoles, useFooters, scope.where), footer, scope)
   }
 
   /**
@@ -80,8 +83,22 @@ object IndexBuild extends Logging {
    */
   def build(session: SparkSession, data: DataFrame, root: String, format: String, optionsJson: String, table: String,
             requestsJson: String, extraRoles: DataFrame, useFooters: Boolean, footerKey: String): Long =
-    build(session, BuildSource(root, format, stringMap(optionsJson), Option(table), Some(data.schema)), data,
-      IndexRequest.parseAll(requestsJson), Option(extraRoles), useFooters, Option(footerKey).map(_.trim).filter(_.nonEmpty))
+    build(session, data, root, format, optionsJson, table, requestsJson, extraRoles, useFooters, footerKey, null, null)
+
+  /**
+   * [[build]] for Python with a partial index's WHERE (null: every file) and the automatic
+   * refresh's settings as a JSON object of `CREATE SKIPPING INDEX ... WITH (...)`'s options
+   * (null: none).
+   */
+  def build(session: SparkSession, data: DataFrame, root: String, format: String, optionsJson: String, table: String,
+            requestsJson: String, extraRoles: DataFrame, useFooters: Boolean, footerKey: String, where: String,
+            autoRefreshJson: String): Long = {
+    val source = BuildSource(root, format, stringMap(optionsJson), Option(table), Some(data.schema))
+    val refresh = AutoRefresh.fromOptions(stringMap(autoRefreshJson).toSeq,
+      why => throw new IndexBuildError(s"the automatic refresh of ${source.name} $why"))
+    build(session, source, data, IndexRequest.parseAll(requestsJson), Option(extraRoles), useFooters,
+      Option(footerKey).map(_.trim).filter(_.nonEmpty), IndexScope(Option(where), refresh))
+  }
 
   /**
    * Index new and changed files, forget deleted ones; unchanged files are not read. Files are
@@ -141,6 +158,26 @@ object IndexBuild extends Logging {
     staleFiles(session, datasetRoot, data).asJava
 
   /**
+   * A query's automatic refresh (docs/partial-indexes.md): `files` (canonical paths a query
+   * listed and the current version has no fresh row for) are read as the build read the others
+   * and indexed; every other row of the current version is kept. Nothing else is listed or read.
+   * None, and nothing published, when the current version asks for no automatic refresh, is of a
+   * Delta or Iceberg table, or is read differently by this session (a refresh() is then due).
+   */
+  def indexListed(session: SparkSession, datasetRoot: String, files: Seq[String]): Option[Long] = {
+    val (tableDir, definition) = current(session, datasetRoot)
+    definition.read.filter(source => definition.autoRefresh.isDefined && files.nonEmpty && !source.isTableFormat)
+      .map(source => (source, source.read(session)))
+      .filter { case (_, data) => readsAsBuilt(session, definition, data) }
+      .map { case (source, data) =>
+        val subset = source.read(session, Some(files))
+        val kept = session.read.parquet(tableDir.toString)
+          .join(SourceRelation.of(subset).files(session).select("path"), Seq("path"), "left_anti")
+        update(session, source, data, definition, kept, Some(subset), None)
+      }
+  }
+
+  /**
    * Metadata for a set of files some of which are new (a managed table's commit): `subset`
    * reads the new files, whose metadata is collected; the current rows of the other files of
    * `data` are kept. Nothing compares the metadata with a listing.
@@ -191,6 +228,8 @@ object IndexBuild extends Logging {
     val requests = definition.indexes.map(ix => IndexRequest(ix.kind, ix.columns, ix.params, Some(ix.describe), ix.key))
     val encryption = DataEncryption.of(session, data)
     val indexes = prepare(session, source, data, requests, encryption)
+    val scope = IndexScope.of(definition)
+    scope.where.foreach(PartialIndex.check(session, data, _, source.name))
     // A function registered again with another body: the kept rows hold the old body's values.
     val digests = (ixs: Seq[Map[String, String]]) => ixs.map(FunctionIdentity.recorded)
     val sameFunctions = digests(indexes.map(_.request.params)) == digests(definition.indexes.map(_.params))
@@ -201,10 +240,11 @@ object IndexBuild extends Logging {
       // A table format's files are identified as its metadata lists them, whatever reads their rows.
       val files = if (relation.tableFormat.isEmpty) SourceRelation.of(s).files(session)
         else relation.files(session).join(SourceRelation.of(s).files(session).select("path"), Seq("path"), "left_semi")
-      val fresh = MetadataCollector.collect(session, source, s, files, indexes, extraRoles, useFooters = true)
+      val fresh = MetadataCollector.collect(session, source, s, files, indexes, extraRoles, useFooters = true, scope.where)
       (if (sameFunctions) kept else kept.limit(0)).unionByName(fresh.select(kept.columns.toSeq.map(col): _*))
     }.getOrElse(kept)
-    publish(session, source, data, indexes, metadata, metadataFooterKey(source, definition.footerKey, indexes, encryption))
+    publish(session, source, data, indexes, metadata, metadataFooterKey(source, definition.footerKey, indexes, encryption),
+      scope)
   }
 
   /**
@@ -353,15 +393,16 @@ object IndexBuild extends Logging {
   }
 
   private def publish(session: SparkSession, source: BuildSource, data: DataFrame, indexes: Seq[PreparedIndex],
-                      metadata: DataFrame, footerKey: Option[String]): Long = {
+                      metadata: DataFrame, footerKey: Option[String], scope: IndexScope): Long = {
     val relation = SourceRelation.of(data)
     val context = relation.context(session)
-    val definition = DatasetIndex(DatasetIndex.CurrentFormatVersion, source.root, context.format,
+    val definition = DatasetIndex(DatasetIndex.formatVersionFor(scope.where), source.root, context.format,
       indexes.zipWithIndex.map { case (ix, position) =>
         IndexSpec(ix.request.kind, ix.request.columns, ix.columns.map(_.dataType),
           ListMap.from(ix.roles.map { case (role, _) => role -> ix.metadataColumn(position, role) }),
           ix.request.params, Some(ix.description), Some(ix.columns.map(_.path)), ix.request.key)
-      }, Some(context), Some(source.copy(schema = Some(data.schema), tableVersion = relation.tableVersion)), footerKey)
+      }, Some(context), Some(source.copy(schema = Some(data.schema), tableVersion = relation.tableVersion)), footerKey,
+      scope.where, scope.autoRefresh)
     publishTable(session, definition, metadata)
   }
 

@@ -56,10 +56,15 @@ case class IndexSpec(
  *                (absent in metadata written before it was recorded)
  * @param footerKey the id of the key the metadata table's footer (and every column of no index
  *                  key) is encrypted with; None: the table is plaintext
+ * @param where   a partial index's predicate, as the user wrote it (docs/partial-indexes.md):
+ *                only files with a row it holds for are indexed; the table's rows of the others
+ *                are marked [[DatasetIndex.OutsideWhere]] and such files are always read
+ * @param autoRefresh whether, and how far, queries index new files themselves
  */
 case class DatasetIndex(formatVersion: Int, datasetRoot: String, format: String, indexes: Seq[IndexSpec],
                         context: Option[ReadContext], read: Option[BuildSource] = None,
-                        footerKey: Option[String] = None) {
+                        footerKey: Option[String] = None, where: Option[String] = None,
+                        autoRefresh: Option[AutoRefresh] = None) {
   /** Whether the metadata table is encrypted (an encrypted footer, see [[io.skipstone.encryption.EncryptionConf]]). */
   def isEncrypted: Boolean = footerKey.isDefined
 
@@ -73,11 +78,24 @@ case class DatasetIndex(formatVersion: Int, datasetRoot: String, format: String,
     "reader" -> context.map(_.toJson).getOrElse(JNull),
     "read" -> read.map(_.toJson).getOrElse(JNull),
     "indexes" -> JArray(indexes.map(_.toJson).toList)) ++
-    footerKey.map(k => "encryption" -> JObject("footerKey" -> JString(k))))))
+    footerKey.map(k => "encryption" -> JObject("footerKey" -> JString(k))) ++
+    where.map(w => "where" -> JString(w)) ++
+    autoRefresh.map(r => "autoRefresh" -> r.toJson))))
 }
 
 object DatasetIndex {
-  val CurrentFormatVersion = 1
+  /** Version 2 adds partial indexes, whose rows of files outside the WHERE an earlier reader must not use. */
+  val CurrentFormatVersion = 2
+
+  /**
+   * The format version a definition is written with: the oldest that readers need, so that
+   * Skipstones from before partial indexes keep reading every other index (and refuse, hence
+   * read every file of, a partial one).
+   */
+  def formatVersionFor(where: Option[String]): Int = if (where.isDefined) 2 else 1
+
+  /** The metadata column of a partial index marking files with no row its WHERE holds for. */
+  val OutsideWhere = "outside_where"
   private implicit val formats: Formats = DefaultFormats
 
   def fromJson(text: String): DatasetIndex = {
@@ -100,7 +118,8 @@ object DatasetIndex {
     val context = (json \ "reader").toOption.filter(_ != JNull).flatMap(ReadContext.fromJson)
     val root = (json \ "datasetRoot").extract[String]
     val read = (json \ "read").toOption.filter(_ != JNull).map(BuildSource.fromJson(root, _))
-    DatasetIndex(version, root, format, indexes, context, read, (json \ "encryption" \ "footerKey").extractOpt[String])
+    DatasetIndex(version, root, format, indexes, context, read, (json \ "encryption" \ "footerKey").extractOpt[String],
+      (json \ "where").extractOpt[String], AutoRefresh.fromJson(json \ "autoRefresh"))
   }
 
   /** A JSON object of strings as a map that keeps the written order (roles are listed in it). */

@@ -45,6 +45,7 @@ final class LoadedMetadata(val version: Long, declared: DatasetIndex, columns: M
   private val mtimes = columns.vector(schema.fieldIndex(LoadedMetadata.ModificationTime))
   private val numRows = columns.vector(schema.fieldIndex(LoadedMetadata.NumRows))
   private val fingerprints = Option(schema.fieldNames.indexOf(LoadedMetadata.Fingerprint)).filter(_ >= 0).map(columns.vector)
+  private val outsideWhere = Option(schema.fieldNames.indexOf(DatasetIndex.OutsideWhere)).filter(_ >= 0).map(columns.vector)
 
   /** Paths as listings spell them: the stored column unless some stored path is spelled otherwise. */
   private val paths: ColumnVector = LoadedMetadata.canonicalPaths(columns.vector(schema.fieldIndex(LoadedMetadata.Path)), columns.count)
@@ -94,6 +95,12 @@ final class LoadedMetadata(val version: Long, declared: DatasetIndex, columns: M
 
   def path(file: Int): String = paths.getUTF8String(file).toString
   def rowCount(file: Int): Long = numRows.getLong(file)
+
+  /**
+   * Whether the file is outside its partial index's WHERE: its index columns summarize nothing
+   * and it is read (see [[DatasetIndex.where]]). A row that cannot tell counts as outside.
+   */
+  def isOutsideWhere(file: Int): Boolean = outsideWhere.exists(v => v.isNullAt(file) || v.getBoolean(file))
 
   /** The identity of the file when it was indexed. */
   def identity(file: Int): FileIdentity = FileIdentity(sizes.getLong(file), mtimes.getLong(file), recordedFingerprint(file))

@@ -4,11 +4,11 @@ import scala.collection.mutable.ArrayBuffer
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, BindReferences, Coalesce, EqualTo, Expression, Literal, Not, Or, Predicate}
+import org.apache.spark.sql.catalyst.expressions.{And, AttributeReference, BindReferences, Coalesce, EqualTo, Expression, Literal, Not, Or, Predicate}
 import org.apache.spark.sql.classic.{Dataset => ClassicDataset}
 import org.apache.spark.unsafe.types.UTF8String
 
-import io.skipstone.metadata.{FileIdentity, LoadedMetadata}
+import io.skipstone.metadata.{DatasetIndex, FileIdentity, LoadedMetadata}
 
 /**
  * Evaluates a clause as a Spark job over the metadata table, for versions too large to hold on
@@ -31,14 +31,18 @@ object DistributedEvaluation {
   def ruledOut(session: SparkSession, metadata: LoadedMetadata, table: String,
                clause: Option[Expression], rowCountsHold: Boolean): collection.Map[String, RuledOut] = {
     val base = Seq(LoadedMetadata.Path, LoadedMetadata.Size, LoadedMetadata.ModificationTime, LoadedMetadata.NumRows) ++
-      Option(LoadedMetadata.Fingerprint).filter(metadata.schema.fieldNames.contains)
+      Option(LoadedMetadata.Fingerprint).filter(metadata.schema.fieldNames.contains) ++
+      Option(DatasetIndex.OutsideWhere).filter(metadata.schema.fieldNames.contains)
     // Bloom filters' memo of decoded cells is transient: executors decode their own.
     val portable = clause
     val needed = (base ++ portable.toSeq.flatMap(_.references.map(_.name))).distinct
     val attributes: Seq[AttributeReference] = needed.map(metadata.attribute)
     val numRows = attributes.find(_.name == LoadedMetadata.NumRows).get
+    val outside = attributes.find(_.name == DatasetIndex.OutsideWhere)
     val empty: Expression = if (rowCountsHold) EqualTo(numRows, Literal(0L)) else Literal(false)
-    val condition = portable.fold(empty) { c => Or(empty, Not(Coalesce(Seq(c, Literal(true))))) }
+    val ruling = portable.fold(empty) { c => Or(empty, Not(Coalesce(Seq(c, Literal(true))))) }
+    // a partial index's files outside its WHERE have no summary: never ruled out
+    val condition = outside.fold(ruling)(o => And(Not(Coalesce(Seq(o, Literal(true)))), ruling))
     val bound = BindReferences.bindReference(condition, attributes)
     val hasFingerprint = needed.contains(LoadedMetadata.Fingerprint)
     val df = session.read.schema(metadata.schema).parquet(table).select(needed.map(org.apache.spark.sql.functions.col): _*)

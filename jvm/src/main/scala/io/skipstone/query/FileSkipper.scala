@@ -196,7 +196,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
     val listed = listing.length
     val paths = new Array[String](listed)
     val candidates = new Candidates(paths)
-    var bytesTotal, unindexed = 0L
+    var bytesTotal, unindexed, outsideWhere = 0L
     listing.foreach(f => bytesTotal += f.getLen)
     val row = metadata.view()
     (metadata.distributedTable, session) match {
@@ -220,6 +220,7 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
         while (n < listed) {
           val file = positions(n)
           if (file < 0) unindexed += 1
+          else if (metadata.isOutsideWhere(file)) outsideWhere += 1
           else {
             row.rowId = file
             if (isEmptyFile(file) || (isUseful && !eval(keep, row, paths(n)))) candidates.add(n, file)
@@ -271,7 +272,21 @@ class FileSkipper(metadata: LoadedMetadata, condition: Expression, read: QueryRe
     keepByIndex.headOption.filter(_ => !attributing).foreach { case (alone, _, _) => skippedBy(alone) += skippedByTheOnlyIndex }
     val notice = if (metadata.isDistributed && session.isEmpty) Seq("metadata evaluated with Spark only when files are listed")
       else Nil
-    (kept, ListingStats(root, listed.toLong, skippedCount.toLong, bytesTotal, bytesSkipped, unindexed, unanswered ++ notice,
-      if (metadata.isDistributed) Nil else skippedBy.toSeq, rowsSkipped))
+    val partial = metadata.definition.where.filter(_ => outsideWhere > 0).map(where =>
+      s"$outsideWhere files outside the partial index's WHERE ($where) were read: the index does not cover them")
+    (kept, ListingStats(root, listed.toLong, skippedCount.toLong, bytesTotal, bytesSkipped, unindexed,
+      unanswered ++ notice ++ partial, if (metadata.isDistributed) Nil else skippedBy.toSeq, rowsSkipped, outsideWhere))
   }
+
+  /**
+   * Files of the listing the metadata has no fresh row for (new or changed since indexed), at
+   * most `limit`, canonical paths in listing order: what an automatic refresh indexes. Empty for
+   * a version held off the driver.
+   */
+  def uncovered(directories: Seq[PartitionDirectory], limit: Int): Seq[String] =
+    if (metadata.isDistributed) Nil
+    else directories.iterator.flatMap(_.files).map(f => (f, spelling(f))).filter { case (f, path) =>
+      metadata.freshPosition(path, f.getLen, f.getModificationTime, FileIdentity.listed(f.fileStatus), guess = -1,
+        byPathAndSize = read.byPathAndSize) < 0
+    }.map(_._2).take(limit).toSeq
 }

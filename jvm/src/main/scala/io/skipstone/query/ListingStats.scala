@@ -14,9 +14,12 @@ case class ListingStats(
     /** per index, the files it alone ruled out (among the skipped ones) */
     skippedByIndex: Seq[(String, Long)] = Seq.empty,
     /** rows in the skipped files, from their metadata */
-    rowsSkipped: Long = 0L) {
+    rowsSkipped: Long = 0L,
+    /** files read because a partial index's WHERE holds for none of their rows (docs/partial-indexes.md) */
+    filesOutsideWhere: Long = 0L) {
 
   def describe: String =
     s"skipped $filesSkipped of $filesTotal files ($bytesSkipped of $bytesTotal bytes)" +
-      (if (filesUnindexed > 0) s", $filesUnindexed unindexed" else "")
+      (if (filesUnindexed > 0) s", $filesUnindexed unindexed" else "") +
+      (if (filesOutsideWhere > 0) s", $filesOutsideWhere outside the index's WHERE" else "")
 }

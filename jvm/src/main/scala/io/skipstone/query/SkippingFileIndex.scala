@@ -73,8 +73,9 @@ class SkippingFileIndex(
           case Some(metadata) if QueryConf.enabled(session) =>
             val immutable = delegate.isInstanceOf[PinnedMetadataVersion] || listingFormat.isDefined
             val verification = SkipVerification.forListing(policy, immutable, session.sessionState.newHadoopConf())
-            val (pruned, found) = skipper(metadata, verification).prune(listed, Some(session))
-            (pruned, withSnapshots(metadata, found))
+            val skipping = skipper(metadata, verification)
+            val (pruned, found) = skipping.prune(listed, Some(session))
+            autoRefreshed(metadata, skipping, listed, verification, pruned, withSnapshots(metadata, found))
           case _ => (listed, SkippingFileIndex.noSkipping(datasetRoot, listed, "skipping disabled or index dropped"))
         }
       } catch {
@@ -84,6 +85,35 @@ class SkippingFileIndex(
       }
     lastListing = Some(stats)
     kept
+  }
+
+  /**
+   * An index with automatic refresh (docs/partial-indexes.md) whose metadata lacks some listed
+   * files: they are indexed by a refresh in the background (at most the index's `maxFiles`,
+   * one refresh per dataset at a time), and the listing is pruned again with the version it
+   * publishes if that takes at most the index's `maxSeconds`. Otherwise the pruning stands: the
+   * new files are read now, and skipped by later queries once the refresh has published.
+   */
+  private def autoRefreshed(metadata: LoadedMetadata, skipping: FileSkipper, listed: Seq[PartitionDirectory],
+                            verification: SkipVerification, pruned: Seq[PartitionDirectory],
+                            found: ListingStats): (Seq[PartitionDirectory], ListingStats) = {
+    val settings = metadata.definition.autoRefresh.filter(_ => found.filesUnindexed > 0 && listingFormat.isEmpty &&
+      !AutoRefresher.isRefreshing && !delegate.isInstanceOf[PinnedMetadataVersion])
+    val files = settings.fold(Seq.empty[String])(s => skipping.uncovered(listed, s.maxFiles))
+    if (files.isEmpty) (pruned, found)
+    else {
+      val refresh = AutoRefresher.refresh(session, datasetRoot, files)
+      AutoRefresher.await(refresh, settings.get.maxSeconds)
+        .flatMap(_ => MetadataCache.current(session, datasetRoot)).filter(_.version > metadata.version) match {
+        case Some(refreshed) =>
+          val (again, stats) = skipper(refreshed, verification).prune(listed, Some(session))
+          (again, stats.copy(unanswered = stats.unanswered :+ s"this query found ${files.size} new files and skipped " +
+            s"with metadata version ${refreshed.version}, which an automatic refresh published while it waited"))
+        case None =>
+          (pruned, found.copy(unanswered = found.unanswered :+ s"${files.size} new files were read while an automatic " +
+            "refresh indexes them in the background; later queries skip with them"))
+      }
+    }
   }
 
   /**

@@ -45,7 +45,8 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
   }
 
   private def command(statement: SkipstoneStatement): Option[LogicalPlan] = statement match {
-    case CreateSkippingIndex(target, indexes, footerKey) => Some(CreateSkippingIndexCommand(target, indexes, footerKey))
+    case CreateSkippingIndex(target, indexes, footerKey, where, options) =>
+      Some(CreateSkippingIndexCommand(target, indexes, footerKey, where, options))
     case RefreshSkippingIndex(target) => Some(RefreshSkippingIndexCommand(target))
     case DescribeSkippingIndex(target) => Some(DescribeSkippingIndexCommand(target))
     case DescribeSkippingAdvice(target) => Some(DescribeSkippingAdviceCommand(target))

@@ -42,7 +42,12 @@ final case class LayoutSpec(name: String, columns: Seq[String])
 /** The statements Skipstone's parser recognizes; everything else goes to Spark's parser. */
 sealed trait SkipstoneStatement
 
-final case class CreateSkippingIndex(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None)
+/**
+ * `CREATE SKIPPING INDEX ON t (...) [WHERE p] [WITH FOOTER KEY 'f'] [WITH (auto_refresh = true, ...)]`:
+ * `where` is the predicate's text as written (Spark parses it), `options` the `WITH (...)` pairs.
+ */
+final case class CreateSkippingIndex(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None,
+                                     where: Option[String] = None, options: Seq[(String, String)] = Nil)
   extends SkipstoneStatement
 final case class RefreshSkippingIndex(target: Target) extends SkipstoneStatement
 final case class DescribeSkippingIndex(target: Target) extends SkipstoneStatement

@@ -88,8 +88,49 @@ object StatementGrammar extends RegexParsers {
 
   private val on = kw("ON") ~> target
 
-  private val create = kws("CREATE", "SKIPPING", "INDEX") ~> on ~ ("(" ~> rep1sep(indexSpec, ",") <~ ")") ~ opt(footerKey) ^^ {
-    case t ~ indexes ~ footer => CreateSkippingIndex(t, indexes, footer)
+  /**
+   * A SQL predicate's text, up to a `WITH` or `;` outside quotes, parentheses and comments, or
+   * the end: Spark's parser reads it when the index is built, and reports its mistakes.
+   */
+  private val predicateText: Parser[String] = new Parser[String] {
+    private def word(c: Char) = c.isLetterOrDigit || c == '_'
+    def apply(in: Input): ParseResult[String] = {
+      val text = in.source
+      val start = handleWhiteSpace(text, in.offset)
+      def startsWith(at: Int, s: String) = text.length - at >= s.length && text.subSequence(at, at + s.length).toString.equalsIgnoreCase(s)
+      def after(at: Int, close: String) = { // the position after `close`, searched from `at`
+        var k = at
+        while (k < text.length && !startsWith(k, close)) k += (if (text.charAt(k) == '\\' && close != "`") 2 else 1)
+        math.min(k + close.length, text.length)
+      }
+      var i = start
+      var depth = 0
+      var end = -1
+      while (i < text.length && end < 0) {
+        val c = text.charAt(i)
+        if (c == '\'' || c == '"' || c == '`') i = after(i + 1, c.toString)
+        else if (startsWith(i, "--")) i = after(i, "\n")
+        else if (startsWith(i, "/*")) i = after(i + 2, "*/")
+        else if (c == '(') { depth += 1; i += 1 }
+        else if (c == ')') { depth -= 1; i += 1 }
+        else if (depth <= 0 && (c == ';' || (startsWith(i, "WITH") && (i == 0 || !word(text.charAt(i - 1))) &&
+          (i + 4 >= text.length || !word(text.charAt(i + 4)))))) end = i
+        else i += 1
+      }
+      val stop = if (end < 0) text.length else end
+      val predicate = text.subSequence(start, stop).toString.trim
+      if (predicate.isEmpty) Failure("a predicate expected after WHERE", in.drop(start - in.offset))
+      else Success(predicate, in.drop(stop - in.offset))
+    }
+  }
+
+  // docs/partial-indexes.md: the files indexed, and the automatic refresh
+  private val partialWhere = kw("WHERE") ~> predicateText
+  private val withOptions = kw("WITH") ~> keyValues
+
+  private val create = kws("CREATE", "SKIPPING", "INDEX") ~> on ~ ("(" ~> rep1sep(indexSpec, ",") <~ ")") ~ opt(partialWhere) ~
+    opt(footerKey) ~ opt(withOptions) ^^ {
+    case t ~ indexes ~ where ~ footer ~ options => CreateSkippingIndex(t, indexes, footer, where, options.getOrElse(Nil))
   }
   private val refresh = kws("REFRESH", "SKIPPING", "INDEX") ~> on ^^ RefreshSkippingIndex
   private val describe = (kw("DESCRIBE") | kw("DESC")) ~> kws("SKIPPING", "INDEX") ~> on ^^ DescribeSkippingIndex

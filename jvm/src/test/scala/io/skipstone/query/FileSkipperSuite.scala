@@ -10,7 +10,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.skipstone.metadata.{HandMadeMetadata, IndexSpec, LoadedMetadata, ReadContext}
+import io.skipstone.metadata.{DatasetIndex, HandMadeMetadata, IndexSpec, LoadedMetadata, ReadContext}
 
 /**
  * `FileSkipper.prune` over a hand-made metadata version of four files of a column `temp`
@@ -59,6 +59,21 @@ class FileSkipperSuite extends AnyFunSuite {
 
   private def names(dirs: Seq[PartitionDirectory]): Seq[String] =
     dirs.flatMap(_.files).map(f => f.getPath.getName)
+
+  test("a partial index's files outside its WHERE are read, whatever their index columns hold") {
+    val fields = Seq(StructField("temp_min", DoubleType), StructField("temp_max", DoubleType),
+      StructField("temp_nulls", LongType), StructField(DatasetIndex.OutsideWhere, BooleanType))
+    // file 0: outside, no summary; 1: inside; 2: outside with a summary that would rule it out; 3: cannot tell
+    val rows = Seq[(java.lang.Double, java.lang.Double, java.lang.Boolean)](
+      (null, null, true), (5.0, 9.0, false), (20.0, 30.0, true), (20.0, 30.0, null)).zipWithIndex.map {
+      case ((lo, hi, outside), i) => InternalRow(UTF8String.fromString(HandMadeMetadata.path(i)), size(i), 1L, 10L,
+        lo, hi, if (lo == null) null else 0L, outside)
+    }
+    val partial = HandMadeMetadata(Seq(minMax), fields, rows, Some(built))
+    val (kept, stats) = skipper(GreaterThan(temp, Literal(100.0)), loaded = partial).prune(allFiles)
+    assert(names(kept) == Seq("part-0.parquet", "part-2.parquet", "part-3.parquet"))
+    assert((stats.filesSkipped, stats.filesOutsideWhere, stats.filesUnindexed) == (1, 3, 0))
+  }
 
   test("files the metadata rules out are dropped from the listing, and the rest kept in order") {
     val (kept, _) = skipper(GreaterThan(temp, Literal(4.0))).prune(allFiles)

@@ -3,17 +3,19 @@ package io.skipstone.sql.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.{LongType, StringType, StructType}
 
-import io.skipstone.indexing.{IndexBuild, IndexRequest, SourceRelation}
-import io.skipstone.metadata.BuildSource
+import io.skipstone.indexing.{IndexBuild, IndexRequest, IndexScope, SourceRelation}
+import io.skipstone.metadata.{AutoRefresh, BuildSource}
 import io.skipstone.sql.{IndexRequests, IndexSpec, ResolvedTarget, SkipstoneSqlException, Target}
 
 /**
  * `CREATE SKIPPING INDEX ON t (MINMAX(c), BLOOMFILTER(d) OPTIONS (fpp 0.01), ...)`, each index
- * optionally `ENCRYPTED WITH KEY 'k'` and the statement `WITH FOOTER KEY 'f'` (docs/encryption.md).
+ * optionally `ENCRYPTED WITH KEY 'k'` and the statement `WITH FOOTER KEY 'f'` (docs/encryption.md);
+ * a partial index's `WHERE p` and `WITH (auto_refresh = true, ...)` (docs/partial-indexes.md).
  * The statement is checked and turned into the index build's requests (see [[IndexRequests]])
  * when parsed and run by the same JVM index build the Python API calls ([[IndexBuild]]).
  */
-final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None)
+final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None,
+                                            where: Option[String] = None, options: Seq[(String, String)] = Nil)
   extends SkipstoneCommand {
   override def statement: String = CreateSkippingIndexCommand.Statement
   override def schema: StructType = SkippingIndexBuild.Schema
@@ -21,13 +23,18 @@ final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSp
   /** The requests JSON the index build takes: `[{"kind", "columns", "params"}, ...]`. */
   val requestsJson: String = IndexRequests.json(statement, indexes)
 
+  /** The partial index's WHERE and the automatic refresh `WITH (...)` asks for, checked when parsed. */
+  val scope: IndexScope = IndexScope(where, AutoRefresh.fromOptions(options,
+    why => throw new SkipstoneSqlException(s"$statement ON ${target.sql} WITH (...) $why")))
+
   override def run(session: SparkSession): Seq[Row] = {
     val resolved = SkippingIndexBuild.dataset(session, statement, target)
     // pinned first (a Delta version, an Iceberg snapshot): the source recorded and the build agree
     val data = IndexBuild.pinned(session,
       resolved.table.fold(session.read.format(resolved.format).load(resolved.root))(session.table))
     val source = SourceRelation.buildSource(session, data, resolved.table)
-    Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson), footerKey = footerKey)))
+    Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson), footerKey = footerKey,
+      scope = scope)))
   }
 }
 
