@@ -42,7 +42,7 @@ object TableMetadata extends Logging {
   /** The rows of each of `paths` as metadata version `version` records them (the files' own counts). */
   def rowCounts(session: SparkSession, root: String, version: Long, paths: Seq[String]): Map[String, Long] = {
     val wanted = paths.map(canonical).toSet
-    session.read.parquet(tableDir(session, root, version).toString).select("path", "num_rows").collect()
+    session.read.parquet(MetadataStore.of(session, root).tableDir(version).toString).select("path", "num_rows").collect()
       .collect { case r if wanted.contains(r.getString(0)) => r.getString(0) -> r.getLong(1) }.toMap
   }
 
@@ -61,10 +61,7 @@ object TableMetadata extends Logging {
   def canonical(path: String): String = FilePaths.canonical(new java.net.URI(path))
 
   private def coveredPaths(session: SparkSession, root: String): Set[String] =
-    MetadataStore.latestVersion(session, MetadataStore.metadataDir(session, root)).fold(Set.empty[String]) { version =>
-      session.read.parquet(tableDir(session, root, version).toString).select("path").collect().map(_.getString(0)).toSet
+    MetadataStore.current(session, root).fold(Set.empty[String]) { case (_, tableDir, _) =>
+      session.read.parquet(tableDir.toString).select("path").collect().map(_.getString(0)).toSet
     }
-
-  private def tableDir(session: SparkSession, root: String, version: Long) =
-    MetadataStore.tableDir(MetadataStore.versionDir(MetadataStore.metadataDir(session, root), version))
 }
