@@ -45,7 +45,7 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
   }
 
   private def command(statement: SkipstoneStatement): Option[LogicalPlan] = statement match {
-    case CreateSkippingIndex(target, indexes, footerKey) => Some(CreateSkippingIndexCommand(target, indexes, footerKey))
+    case CreateSkippingIndex(target, indexes, footerKey, store) => Some(CreateSkippingIndexCommand(target, indexes, footerKey, store))
     case RefreshSkippingIndex(target) => Some(RefreshSkippingIndexCommand(target))
     case DescribeSkippingIndex(target) => Some(DescribeSkippingIndexCommand(target))
     case DescribeSkippingAdvice(target) => Some(DescribeSkippingAdviceCommand(target))

@@ -42,8 +42,8 @@ final case class LayoutSpec(name: String, columns: Seq[String])
 /** The statements Skipstone's parser recognizes; everything else goes to Spark's parser. */
 sealed trait SkipstoneStatement
 
-final case class CreateSkippingIndex(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None)
-  extends SkipstoneStatement
+final case class CreateSkippingIndex(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None,
+                                     store: Option[String] = None) extends SkipstoneStatement
 final case class RefreshSkippingIndex(target: Target) extends SkipstoneStatement
 final case class DescribeSkippingIndex(target: Target) extends SkipstoneStatement
 final case class DropSkippingIndex(target: Target) extends SkipstoneStatement

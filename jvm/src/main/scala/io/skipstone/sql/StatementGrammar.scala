@@ -88,8 +88,17 @@ object StatementGrammar extends RegexParsers {
 
   private val on = kw("ON") ~> target
 
-  private val create = kws("CREATE", "SKIPPING", "INDEX") ~> on ~ ("(" ~> rep1sep(indexSpec, ",") <~ ")") ~ opt(footerKey) ^^ {
-    case t ~ indexes ~ footer => CreateSkippingIndex(t, indexes, footer)
+  // docs/metadata.md, "Metadata stores": the store as Python's metadata_store= names it
+  private val storedIn = kws("STORED", "IN") ~> (
+    kw("FILES") ^^ (_ => "files") |
+      kws("CATALOG", "TABLE") ~> dotted ^^ (name => "catalog:" + name.mkString(".")) |
+      kws("CATALOG", "DATABASE") ~> identifier ^^ (db => s"catalog:$db") |
+      kw("CATALOG") ^^ (_ => "catalog")
+    ).withFailureMessage("FILES, CATALOG, CATALOG TABLE <database>.<table> or CATALOG DATABASE <database> expected")
+
+  private val create = kws("CREATE", "SKIPPING", "INDEX") ~> on ~ ("(" ~> rep1sep(indexSpec, ",") <~ ")") ~ opt(footerKey) ~
+    opt(storedIn) ^^ {
+    case t ~ indexes ~ footer ~ store => CreateSkippingIndex(t, indexes, footer, store)
   }
   private val refresh = kws("REFRESH", "SKIPPING", "INDEX") ~> on ^^ RefreshSkippingIndex
   private val describe = (kw("DESCRIBE") | kw("DESC")) ~> kws("SKIPPING", "INDEX") ~> on ^^ DescribeSkippingIndex

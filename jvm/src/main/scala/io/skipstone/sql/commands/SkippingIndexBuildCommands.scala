@@ -4,16 +4,18 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.{LongType, StringType, StructType}
 
 import io.skipstone.indexing.{IndexBuild, IndexRequest, SourceRelation}
-import io.skipstone.metadata.BuildSource
+import io.skipstone.metadata.{BuildSource, StoreChoice}
 import io.skipstone.sql.{IndexRequests, IndexSpec, ResolvedTarget, SkipstoneSqlException, Target}
 
 /**
  * `CREATE SKIPPING INDEX ON t (MINMAX(c), BLOOMFILTER(d) OPTIONS (fpp 0.01), ...)`, each index
- * optionally `ENCRYPTED WITH KEY 'k'` and the statement `WITH FOOTER KEY 'f'` (docs/encryption.md).
+ * optionally `ENCRYPTED WITH KEY 'k'` and the statement `WITH FOOTER KEY 'f'` (docs/encryption.md)
+ * and `STORED IN CATALOG TABLE db.name` (the metadata store, as [[StoreChoice]] reads it; docs/metadata.md).
  * The statement is checked and turned into the index build's requests (see [[IndexRequests]])
  * when parsed and run by the same JVM index build the Python API calls ([[IndexBuild]]).
  */
-final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None)
+final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None,
+                                            store: Option[String] = None)
   extends SkipstoneCommand {
   override def statement: String = CreateSkippingIndexCommand.Statement
   override def schema: StructType = SkippingIndexBuild.Schema
@@ -27,7 +29,9 @@ final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSp
     val data = IndexBuild.pinned(session,
       resolved.table.fold(session.read.format(resolved.format).load(resolved.root))(session.table))
     val source = SourceRelation.buildSource(session, data, resolved.table)
-    Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson), footerKey = footerKey)))
+    val choice = store.map(StoreChoice.parse(_, s"$statement ON ${target.sql} STORED IN"))
+    Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson), footerKey = footerKey,
+      store = choice)))
   }
 }
 
