@@ -86,7 +86,8 @@ final class CatalogTableStore(session: SparkSession, val table: CatalogTableRef,
     val latest = latestVersion()
     // a name chosen for one dataset is not taken over by another (its tables would be dropped with it)
     latest.foreach(v => Try(versionTable(v)).failed.toOption.collect { case e: IllegalStateException => e }.foreach(throw _))
-    val schema = MetadataReader.footprint(session, staged.tableDir).map(_.schema).getOrElse(new StructType())
+    // the table's schema for users' queries; an empty one (a footer this session cannot read) makes Spark infer it
+    val schema = Try(MetadataReader.footprint(session, staged.tableDir)).toOption.flatten.map(_.schema).getOrElse(new StructType())
     val published = createFreeVersion(staged, schema, definitionJson, latest.getOrElse(0L) + 1, triesLeft = 10)
     if (!StorePointer.read(conf, metadataDir).contains(table)) StorePointer.write(conf, metadataDir, table)
     pruneSuperseded(published)

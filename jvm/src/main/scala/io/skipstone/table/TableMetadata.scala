@@ -7,7 +7,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.indexing.{IndexBuild, IndexRequest}
-import io.skipstone.metadata.{BuildSource, FilePaths, MetadataStore}
+import io.skipstone.metadata.{BuildSource, FilePaths, MetadataStore, StoreChoice}
 
 /**
  * The skipping metadata a table writer publishes for the files of the version it commits. The
@@ -29,7 +29,10 @@ object TableMetadata extends Logging {
     def read(paths: Seq[String]) = session.read.schema(schema).parquet(paths: _*)
     val data = read(live)
     val source = BuildSource(root, "parquet", Map.empty, None, Some(data.schema))
-    if (indexes.nonEmpty) IndexBuild.build(session, source, data, indexes, roles.map(_.compute(data)))
+    // in files, whatever the session's default store: the table's log records the versions it uses,
+    // and a new table has no log yet to say it is one
+    if (indexes.nonEmpty) IndexBuild.build(session, source, data, indexes, roles.map(_.compute(data)),
+      store = Some(StoreChoice.Files))
     else {
       val covered = coveredPaths(session, root)
       val addedSet = added.map(canonical).toSet
