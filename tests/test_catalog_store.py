@@ -183,3 +183,38 @@ def test_concurrent_publishers_each_get_a_version_of_their_own_and_readers_never
     whole = {1: 10, **published}
     assert seen and all(files == whole[version] for version, files in seen)
     assert Skipstone.for_path(spark, events).describe().collect()[0].version == 10
+
+
+@pytest.fixture()
+def catalog_by_default(spark):
+    """The session's default store is the catalog (what `make test-catalog-store` sets for the whole suite)."""
+    before = spark.conf.get("spark.skipstone.metadataStore", None)
+    spark.conf.set("spark.skipstone.metadataStore", "catalog")
+    yield
+    if before is None:
+        spark.conf.unset("spark.skipstone.metadataStore")
+    else:
+        spark.conf.set("spark.skipstone.metadataStore", before)
+
+
+def test_the_session_default_puts_a_new_dataset_in_a_table_named_after_it(spark, tmp_path, catalog_by_default):
+    root = write_clustered(str(tmp_path / "Daily-Events"), files=3)
+    ds = Skipstone.for_path(spark, root)
+    ds.build(MinMax("k"))
+    try:
+        store = ds.describe().collect()[0].metadata_dir
+        assert store.startswith("catalog:default.skipstone_daily_events_")
+        assert version_tables(spark, store.split(".")[-1]) == [store.split(".")[-1] + "__v1"]
+        _, stats = run_both_ways(spark, query(root, "k < 100"))
+        assert stats.files_skipped == 2
+    finally:
+        ds.drop()
+
+
+def test_a_managed_table_keeps_its_metadata_in_files_whatever_the_default(spark, tmp_path, catalog_by_default):
+    from skipstone.layout import Amoeba
+
+    df = spark.createDataFrame([(i, f"s{i % 7}") for i in range(400)], "i INT, s STRING")
+    table = Skipstone.create(spark, str(tmp_path / "managed"), df, layout=Amoeba(block_rows=100), indexes=[MinMax("i")])
+    assert table.describe().collect()[0].metadata_dir.endswith("managed/_skipstone")
+    assert any(v.startswith("v") for v in os.listdir(tmp_path / "managed" / "_skipstone"))
