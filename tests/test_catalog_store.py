@@ -218,3 +218,16 @@ def test_a_managed_table_keeps_its_metadata_in_files_whatever_the_default(spark,
     table = Skipstone.create(spark, str(tmp_path / "managed"), df, layout=Amoeba(block_rows=100), indexes=[MinMax("i")])
     assert table.describe().collect()[0].metadata_dir.endswith("managed/_skipstone")
     assert any(v.startswith("v") for v in os.listdir(tmp_path / "managed" / "_skipstone"))
+
+
+def test_the_metadata_tools_read_it_through_a_session_and_name_it_without_one(spark, events, tmp_path):
+    from py4j.protocol import Py4JJavaError
+
+    root = Skipstone.for_path(spark, events).root
+    tools = spark._jvm.io.skipstone.tools.MetadataCli
+    described = json.loads(tools.answer(spark._jsparkSession, "describe", root))["metadata"]
+    assert (described["version"], described["files_indexed"]) == (1, 10)
+    assert described["dir"] == f"catalog:default.{name_of(tmp_path)}"
+    conf = spark._jsc.hadoopConfiguration()
+    with pytest.raises(Py4JJavaError, match=f"is the catalog table default.{name_of(tmp_path)}__v<N>"):
+        tools.answer(conf, spark._jvm.scala.Option.empty(), "describe", root)
