@@ -231,3 +231,18 @@ def test_the_metadata_tools_read_it_through_a_session_and_name_it_without_one(sp
     conf = spark._jsc.hadoopConfiguration()
     with pytest.raises(Py4JJavaError, match=f"is the catalog table default.{name_of(tmp_path)}__v<N>"):
         tools.answer(conf, spark._jvm.scala.Option.empty(), "describe", root)
+
+
+def test_a_dropped_database_means_every_file_is_read_and_drop_still_cleans_up(spark, tmp_path):
+    root = write_clustered(str(tmp_path / "gone"), files=3)
+    spark.sql("CREATE DATABASE IF NOT EXISTS store_gone")
+    ds = Skipstone.for_path(spark, root)
+    ds.build(MinMax("k"), metadata_store="catalog:store_gone.events")
+    _, stats = run_both_ways(spark, query(root, "k < 100"))
+    assert stats.files_skipped == 2
+    spark.sql("DROP DATABASE store_gone CASCADE")
+    rows, stats = run_both_ways(spark, query(root, "k < 100"))
+    assert len(rows) == 100 and stats.files_skipped == 0
+    assert ds.describe().count() == 0
+    ds.drop()
+    assert not os.path.exists(os.path.join(root, "_skipstone"))

@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.Path
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.TableIdentifier
+import org.apache.spark.sql.catalyst.analysis.{NoSuchDatabaseException, NoSuchNamespaceException}
 import org.apache.spark.sql.catalyst.catalog.{CatalogStorageFormat, CatalogTable, CatalogTableType}
 import org.apache.spark.sql.types.StructType
 
@@ -46,12 +47,12 @@ final class CatalogTableStore(session: SparkSession, val table: CatalogTableRef,
 
   override def location: String = table.choice
 
-  override def versions(): Seq[Long] =
-    if (!external.databaseExists(table.database)) Nil
-    else {
-      val VersionName = (java.util.regex.Pattern.quote(table.name) + """__v(\d+)""").r
-      external.listTables(table.database, table.listingPattern).collect { case VersionName(n) => n.toLong }.sorted
-    }
+  // one catalog call: a query's planning revalidating the dataset asks this
+  override def versions(): Seq[Long] = {
+    val VersionName = (java.util.regex.Pattern.quote(table.name) + """__v(\d+)""").r
+    try external.listTables(table.database, table.listingPattern).collect { case VersionName(n) => n.toLong }.sorted
+    catch { case _: NoSuchNamespaceException | _: NoSuchDatabaseException => Nil } // the database was dropped
+  }
 
   private def versionTable(version: Long): CatalogTable = tables.computeIfAbsent(version, { v =>
     val found = external.getTable(table.database, table.versionName(v))
