@@ -12,7 +12,7 @@ PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central by one `mvn` run (jvm/run_jvm_tests.py; ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores
+.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores test-catalog-store
 
 install: $(VENV)/.installed $(JAR)
 
@@ -136,6 +136,16 @@ test: install test-jvm
 # quick pages only. About 5.5 minutes on 2 shared cores.
 test-docs: install $(JAR)
 	SKIPSTONE_DOCS=all $(PY) -m pytest -q tests/docs
+
+# The skipping suite with the catalog-table metadata store (docs/metadata.md, "Metadata stores") as
+# every test session's default: each dataset's metadata versions are tables of the session catalog.
+# Tests marked files_store (they open the file store's directories) are skipped; the spark-sql
+# shell's tests too, since the in-memory catalog is not shared with another process.
+BUILDS_INDEXES := [.]build[(]|CREATE SKIPPING INDEX
+CATALOG_STORE_TESTS := $(filter-out tests/test_sql_shell.py,$(shell grep -lE "$(BUILDS_INDEXES)" tests/test_*.py)) \
+  tests/sql/test_sql_commands.py tests/sql/test_sql_index_build.py tests/sql/test_sql_metrics.py tests/sql/test_sql_parsing.py
+test-catalog-store: install $(JAR)
+	SKIPSTONE_TEST_CONF='{"spark.skipstone.metadataStore": "catalog"}' $(PY) -m pytest -q $(CATALOG_STORE_TESTS)
 
 # Managed tables on HDFS (docs/hdfs.md): the store suite (tests/stores/table_suite.py) against a
 # MiniDFSCluster the tests start in a JVM of their own. Its jar, Hadoop's minicluster of the version

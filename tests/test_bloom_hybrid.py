@@ -15,7 +15,7 @@ import decimal
 import pyarrow as pa
 import pytest
 
-from conftest import run_both_ways
+from conftest import metadata_table_dir, run_both_ways
 from datasets import write_tables
 from skipstone import BloomFilter, Hybrid, Skipstone
 
@@ -111,7 +111,7 @@ def test_bloom_and_hybrid_skip_files_without_the_value(spark, table, predicate, 
 
 
 def test_hybrid_lists_small_files_and_filters_large_ones(spark, table):
-    meta = spark.read.parquet(f"{table}/_skipstone/v*/table").orderBy("path")
+    meta = spark.read.parquet(metadata_table_dir(spark, table)).orderBy("path")
     listed = [(r[0] is not None, r[1] is not None) for r in meta.select("hybrid_5_values", "hybrid_5_bloom").collect()]
     assert listed == [(False, True)] * 4 + [(True, False)] * 2
 

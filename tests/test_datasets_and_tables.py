@@ -18,6 +18,7 @@ def events(spark, tmp_path_factory) -> str:
     return root
 
 
+@pytest.mark.files_store
 def test_metadata_is_stored_beside_the_data_by_default(spark, events):
     assert os.path.isdir(os.path.join(events, "_skipstone"))
     (row,) = Skipstone.for_path(spark, events).describe().filter("index = 'MinMax(k)'").collect()

@@ -62,6 +62,7 @@ def built(spark, tmp_path_factory) -> tuple[str, str]:
     return words, grid
 
 
+@pytest.mark.files_store  # another process: it shares no in-memory catalog with this one
 def test_plain_sql_session_skips_with_stored_rules(built, tmp_path):
     words, grid = built
     script = tmp_path / "plain_session.py"

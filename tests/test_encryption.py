@@ -160,6 +160,7 @@ def test_skipping_on_and_off_agree_over_random_predicates_for_every_set_of_keys(
             run_both_ways(session, query(weather, where))
 
 
+@pytest.mark.files_store
 def test_the_metadata_files_hold_no_value_in_plaintext(weather, plain_twin):
     values = [c.encode() for c in CITIES] + [struct.pack("<d", t) for t in {r[2] for r in rows()}]
 
@@ -261,6 +262,7 @@ def test_an_index_on_an_encrypted_data_column_without_its_key_is_refused(spark_c
     Skipstone.for_dataframe(declared(no_ssn_key, patients)).build(MinMax("age"), footer_key="k_footer")
 
 
+@pytest.mark.files_store
 def test_encryption_settings_of_a_read_are_never_recorded_nor_compared(spark_context_session, owner, weather, tmp_path):
     root = str(tmp_path / "options")
     write_weather(owner, root)

@@ -73,6 +73,7 @@ def test_refresh_publishes_a_new_version(spark, table):
     assert ds.describe().collect()[0]["version"] == before + 1
 
 
+@pytest.mark.files_store
 def test_unreadable_metadata_means_no_skipping_not_a_failed_query(spark, table):
     meta = os.path.join(table, "_skipstone")
     (version,) = [v for v in os.listdir(meta) if v.startswith("v")]
@@ -83,6 +84,7 @@ def test_unreadable_metadata_means_no_skipping_not_a_failed_query(spark, table):
     assert stats.per_dataset == []
 
 
+@pytest.mark.files_store
 def test_newer_metadata_format_is_ignored_with_all_files_read(spark, table):
     meta = os.path.join(table, "_skipstone")
     (version,) = [v for v in os.listdir(meta) if v.startswith("v")]

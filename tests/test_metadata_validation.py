@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 import skipstone
-from conftest import run_both_ways
+from conftest import metadata_table_dir, run_both_ways
 from datasets import write_clustered
 from skipstone import MinMax, Skipstone
 
@@ -21,13 +21,13 @@ def table(spark, tmp_path) -> str:
     return root
 
 
-def metadata_file(root: str) -> str:
-    (found,) = glob.glob(os.path.join(root, "_skipstone", "v*", "table", "*.parquet"))
+def metadata_file(spark, root: str) -> str:
+    (found,) = glob.glob(os.path.join(metadata_table_dir(spark, root).removeprefix("file:"), "*.parquet"))
     return found
 
 
 def test_index_whose_metadata_columns_have_the_wrong_type_is_not_used(spark, table):
-    path = metadata_file(table)
+    path = metadata_file(spark, table)
     table_dir = os.path.dirname(path)
     # min/max of k rewritten as strings by another writer: compared as text, '99' > '250'.
     from pyspark.sql import functions as F
@@ -48,7 +48,7 @@ def test_index_whose_metadata_columns_have_the_wrong_type_is_not_used(spark, tab
 
 
 def test_corrupt_metadata_starts_no_job_during_planning_and_reads_everything(spark, table):
-    with open(metadata_file(table), "wb") as f:
+    with open(metadata_file(spark, table), "wb") as f:
         f.write(b"PAR1 this is not a parquet file PAR1")
     df = spark.sql(f"SELECT k FROM parquet.`{table}` WHERE k >= 250")
     tracker = spark.sparkContext.statusTracker()

@@ -14,7 +14,7 @@ import datetime as dt
 import pyarrow as pa
 import pytest
 
-from conftest import run_both_ways
+from conftest import metadata_table_dir, run_both_ways
 from datasets import write_tables
 from skipstone import GapList, Prefix, Skipstone, SkipstoneError, Suffix
 
@@ -116,7 +116,7 @@ def test_affixes_and_gaps_skip_files_without_qualifying_rows(spark, table, predi
 
 
 def test_gap_list_keeps_the_widest_gaps(spark, table):
-    meta = spark.read.parquet(f"{table}/_skipstone/v*/table").orderBy("path")
+    meta = spark.read.parquet(metadata_table_dir(spark, table)).orderBy("path")
     gaps = [[(g["lo"], g["hi"]) for g in r[0]] for r in meta.select("gaplist_2_gaps").collect()]
     assert gaps[0][0] == (9, 90)
     assert gaps[2] == [(200, 250), (250, 300)] or gaps[2] == [(250, 300), (200, 250)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from conftest import run_both_ways
+from conftest import metadata_table_dir, run_both_ways
 from datasets import write_tables
 from skipstone import Skipstone, ValueList
 
@@ -95,7 +95,7 @@ def test_value_list_skips_files_without_qualifying_values(spark, table, predicat
 
 
 def test_value_list_over_max_size_is_stored_as_unknown(spark, table):
-    lists = spark.read.parquet(f"{table}/_skipstone/v*/table").orderBy("path").select("valuelist_1_values")
+    lists = spark.read.parquet(metadata_table_dir(spark, table)).orderBy("path").select("valuelist_1_values")
     assert [r[0] for r in lists.collect()] == [[0, 1], [10, 11], [20], [30, 31], [], None]
 
 

@@ -161,7 +161,8 @@ class Skipstone:
     # -- building --------------------------------------------------------------------------
 
     def build(self, *indexes: IndexType, use_footers: bool = True, footer_key: str | None = None,
-              where: str | None = None, auto_refresh: bool | Mapping[str, Any] = False) -> Skipstone:
+              where: str | None = None, auto_refresh: bool | Mapping[str, Any] = False,
+              metadata_store: str | None = None) -> Skipstone:
         """Index every data file for ``indexes`` (one Spark job) and publish a new version.
 
         Replaces any earlier indexes of the dataset. When every index is a MinMax over a
@@ -189,13 +190,23 @@ class Skipstone:
 
         >>> Skipstone.for_path(spark, "/data/weather").build(
         ...     MinMax("temp"), where="ts >= '2026-01-01'", auto_refresh={"max_seconds": 5})  # doctest: +SKIP
+
+        Where the metadata lives (docs/metadata.md, "Metadata stores"): ``metadata_store`` is
+        ``"files"`` (Parquet files beside the data), ``"catalog"``, ``"catalog:<database>"`` or
+        ``"catalog:<database>.<table>"`` (a table of the session catalog per version, whose
+        permissions and discovery are the catalog's). None: where the dataset's metadata is
+        now, else the session's ``spark.skipstone.metadataStore`` (``files`` unless set).
+        Refreshes keep the store.
+
+        >>> Skipstone.for_path(spark, "/data/weather").build(
+        ...     MinMax("temp"), metadata_store="catalog:analytics.weather_index")  # doctest: +SKIP
         """
         requests = self._requests(indexes)
         data = self._read()
         extra = self._python_roles(data, indexes, requests)
         version = java_call(self._builds.build, self._jsession, data._jdf, self.root, self.format,
                             json.dumps(self.options), self.table, json.dumps(requests), extra, use_footers,
-                            footer_key, where, _auto_refresh_options(auto_refresh))
+                            footer_key, where, _auto_refresh_options(auto_refresh), metadata_store)
         if log.isEnabledFor(logging.INFO):
             log.info("built %s on %s: %d files indexed, metadata version %s",
                      ", ".join(r["name"] for r in requests), self._name, len(data.inputFiles()), version)

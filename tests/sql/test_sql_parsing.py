@@ -149,3 +149,32 @@ def test_alter_table_of_a_missing_table_is_reported_by_spark(spark):
 
     with pytest.raises(AnalysisException, match="no_such_table"):
         spark.sql("ALTER TABLE no_such_table SET TBLPROPERTIES ('a' = 'b')")
+
+
+@pytest.mark.parametrize("clause, store", [
+    ("", None), ("STORED IN FILES", "files"), ("STORED IN CATALOG", "catalog"),
+    ("STORED IN CATALOG DATABASE analytics", "catalog:analytics"),
+    ("stored in catalog table analytics.events_index", "catalog:analytics.events_index"),
+])
+def test_stored_in_names_the_metadata_store_as_python_s_metadata_store_does(spark, clause, store):
+    plan = parse(spark, f"CREATE SKIPPING INDEX ON t (MINMAX(a)) WITH FOOTER KEY 'f' {clause}")
+    assert (plan.store().get() if plan.store().isDefined() else None) == store
+
+
+def test_stored_in_an_unknown_place_names_the_choices(spark):
+    with pytest.raises(IllegalArgumentException) as err:
+        parse(spark, "CREATE SKIPPING INDEX ON t (MINMAX(a)) STORED IN HIVE")
+    assert "FILES, CATALOG, CATALOG TABLE <database>.<table> or CATALOG DATABASE <database> expected" in str(err.value)
+
+
+@pytest.mark.parametrize("sql, where, store", [
+    ("CREATE SKIPPING INDEX ON t (MINMAX(a)) WHERE a > 1 STORED IN CATALOG", "a > 1", "catalog"),
+    ("CREATE SKIPPING INDEX ON t (MINMAX(a)) WHERE stored IN (1, 2) STORED IN FILES", "stored IN (1, 2)", "files"),
+    ("CREATE SKIPPING INDEX ON t (MINMAX(a)) WHERE a > 1 WITH (auto_refresh = true) STORED IN CATALOG DATABASE db",
+     "a > 1", "catalog:db"),
+    ("CREATE SKIPPING INDEX ON t (MINMAX(a)) WHERE s = 'stored in' STORED  IN FILES", "s = 'stored in'", "files"),
+])
+def test_a_partial_index_s_where_ends_where_stored_in_begins(spark, sql, where, store):
+    plan = parse(spark, sql)
+    assert plan.where().get() == where
+    assert plan.store().get() == store

@@ -37,14 +37,20 @@ object Skipstone {
 
   def qualify(session: SparkSession, path: String): String = MetadataStore.qualify(session, path)
 
+  /** Where the dataset's metadata versions live: a directory, or `catalog:db.name` (see [[MetadataStore.location]]). */
   def metadataDir(session: SparkSession, datasetRoot: String): String =
-    MetadataStore.metadataDir(session, datasetRoot).toString
+    MetadataStore.of(session, datasetRoot).location
 
+  /**
+   * A staging directory for a new version of the dataset's metadata, in the store it goes to:
+   * write its table as Parquet into `<staging>/table`, then [[publish]] it.
+   */
   def newStagingDir(session: SparkSession, datasetRoot: String): String =
-    MetadataStore.newStagingDir(session, datasetRoot).toString
+    MetadataStore.forPublish(session, datasetRoot, None).stage().dir.toString
 
   def publish(session: SparkSession, datasetRoot: String, staging: String, definitionJson: String): Long = {
-    val version = MetadataStore.publish(session, datasetRoot, new org.apache.hadoop.fs.Path(staging), definitionJson)
+    val store = MetadataStore.forPublish(session, datasetRoot, None)
+    val version = store.publish(io.skipstone.metadata.Staged(new org.apache.hadoop.fs.Path(staging)), definitionJson)
     MetadataCache.invalidate(session, datasetRoot)
     version
   }

@@ -16,6 +16,8 @@ object SkipstoneConf {
   val Enabled: String = QueryConf.Enabled
   /** Where metadata lives when users cannot (or do not want to) write beside their data. */
   val MetadataRoot: String = StoreConf.MetadataRoot
+  /** Where a dataset's metadata goes when it has none yet: `files` or `catalog[:<database>[.<table>]]`. */
+  val MetadataStore: String = StoreConf.MetadataStore
   /** How long the driver trusts its cached answer to "which metadata version is current". */
   val CacheTtlSeconds: String = StoreConf.CacheTtlSeconds
 

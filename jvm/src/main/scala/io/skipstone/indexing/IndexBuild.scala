@@ -15,7 +15,7 @@ import org.apache.spark.internal.Logging
 
 import io.skipstone.clauses.rules.{FunctionIdentity, StoredRule}
 import io.skipstone.encryption.EncryptionConf
-import io.skipstone.metadata.{AutoRefresh, BuildSource, DatasetIndex, IndexSpec, KeyAccess, MetadataCache, MetadataEncryption, MetadataStore, ReadContext}
+import io.skipstone.metadata.{AutoRefresh, BuildSource, DatasetIndex, IndexSpec, KeyAccess, MetadataCache, MetadataEncryption, MetadataStore, ReadContext, StoreChoice}
 import io.skipstone.sources.{DeltaTables, IcebergFiles, IcebergTables}
 
 /**
@@ -41,11 +41,12 @@ object IndexBuild extends Logging {
    *
    * @param extraRoles `path` and the metadata columns of roles computed by Python functions
    * @param scope a partial index's WHERE and the automatic refresh (docs/partial-indexes.md)
+   * @param store where the metadata goes (None: where the dataset's is, else the session's default)
    * @return the version published
    */
   def build(session: SparkSession, source: BuildSource, data: DataFrame, requests: Seq[IndexRequest],
             extraRoles: Option[DataFrame] = None, useFooters: Boolean = true, footerKey: Option[String] = None,
-            scope: IndexScope = IndexScope.Whole): Long = {
+            scope: IndexScope = IndexScope.Whole, store: Option[StoreChoice] = None): Long = {
     if (requests.isEmpty) throw new IndexBuildError(
       s"building indexes of ${source.name} needs at least one index, e.g. MinMax(col)")
     val read = pinned(session, data)
@@ -55,7 +56,7 @@ object IndexBuild extends Logging {
     scope.check(session, source, read, indexes)
     val footer = metadataFooterKey(source, footerKey, indexes, encryption)
     publish(session, source, read, indexes, MetadataCollector.collect(session, source, relation.rowsToIndex(session, read),
-      relation.files(session), indexes, extraRoles, useFooters, scope.where), footer, scope)
+      relation.files(session), indexes, extraRoles, useFooters, scope.where), footer, scope, store)
   }
 
   /**
@@ -83,21 +84,23 @@ object IndexBuild extends Logging {
    */
   def build(session: SparkSession, data: DataFrame, root: String, format: String, optionsJson: String, table: String,
             requestsJson: String, extraRoles: DataFrame, useFooters: Boolean, footerKey: String): Long =
-    build(session, data, root, format, optionsJson, table, requestsJson, extraRoles, useFooters, footerKey, null, null)
+    build(session, data, root, format, optionsJson, table, requestsJson, extraRoles, useFooters, footerKey, null, null, null)
 
   /**
-   * [[build]] for Python with a partial index's WHERE (null: every file) and the automatic
+   * [[build]] for Python with a partial index's WHERE (null: every file), the automatic
    * refresh's settings as a JSON object of `CREATE SKIPPING INDEX ... WITH (...)`'s options
-   * (null: none).
+   * (null: none) and the metadata store as users write it (see [[StoreChoice]]; null: where the
+   * dataset's is, else the session's default).
    */
   def build(session: SparkSession, data: DataFrame, root: String, format: String, optionsJson: String, table: String,
             requestsJson: String, extraRoles: DataFrame, useFooters: Boolean, footerKey: String, where: String,
-            autoRefreshJson: String): Long = {
+            autoRefreshJson: String, store: String): Long = {
     val source = BuildSource(root, format, stringMap(optionsJson), Option(table), Some(data.schema))
     val refresh = AutoRefresh.fromOptions(stringMap(autoRefreshJson).toSeq,
       why => throw new IndexBuildError(s"the automatic refresh of ${source.name} $why"))
     build(session, source, data, IndexRequest.parseAll(requestsJson), Option(extraRoles), useFooters,
-      Option(footerKey).map(_.trim).filter(_.nonEmpty), IndexScope(Option(where), refresh))
+      Option(footerKey).map(_.trim).filter(_.nonEmpty), IndexScope(Option(where), refresh),
+      Option(store).map(StoreChoice.parse(_, s"the metadata store of $root")))
   }
 
   /**
@@ -280,11 +283,10 @@ object IndexBuild extends Logging {
    * must hold every key the table is encrypted with.
    */
   private def current(session: SparkSession, datasetRoot: String): (Path, DatasetIndex) = {
-    val dir = MetadataStore.metadataDir(session, datasetRoot)
-    val version = MetadataStore.latestVersion(session, dir).getOrElse(throw new IndexBuildError(
+    val store = MetadataStore.of(session, datasetRoot)
+    val version = store.latestVersion().getOrElse(throw new IndexBuildError(
       s"dataset $datasetRoot has no Skipstone index to refresh; build one first"))
-    val versionDir = MetadataStore.versionDir(dir, version)
-    val (tableDir, definition) = (MetadataStore.tableDir(versionDir), MetadataStore.readDefinition(session, versionDir))
+    val (tableDir, definition) = (store.tableDir(version), store.readDefinition(version))
     if (definition.isEncrypted) {
       val access = KeyAccess.probe(session.sessionState.newHadoopConf(), tableDir, definition)
       access.footerDenied.map(why => s"the footer key '${definition.footerKey.get}' ($why)")
@@ -393,7 +395,8 @@ object IndexBuild extends Logging {
   }
 
   private def publish(session: SparkSession, source: BuildSource, data: DataFrame, indexes: Seq[PreparedIndex],
-                      metadata: DataFrame, footerKey: Option[String], scope: IndexScope): Long = {
+                      metadata: DataFrame, footerKey: Option[String], scope: IndexScope,
+                      store: Option[StoreChoice] = None): Long = {
     val relation = SourceRelation.of(data)
     val context = relation.context(session)
     val definition = DatasetIndex(DatasetIndex.formatVersionFor(scope.where), source.root, context.format,
@@ -403,27 +406,32 @@ object IndexBuild extends Logging {
           ix.request.params, Some(ix.description), Some(ix.columns.map(_.path)), ix.request.key)
       }, Some(context), Some(source.copy(schema = Some(data.schema), tableVersion = relation.tableVersion)), footerKey,
       scope.where, scope.autoRefresh)
-    publishTable(session, definition, metadata)
+    publishTable(session, definition, metadata, store)
   }
 
   /** Writes `metadata` as the table of a new version defined by `definition`, encrypted as it says, and publishes it. */
-  private def publishTable(session: SparkSession, definition: DatasetIndex, metadata: DataFrame): Long = {
+  private def publishTable(session: SparkSession, definition: DatasetIndex, metadata: DataFrame,
+                           store: Option[StoreChoice] = None): Long = {
     val root = definition.datasetRoot
-    val staging = MetadataStore.newStagingDir(session, root)
-    val fs = staging.getFileSystem(session.sessionState.newHadoopConf())
+    val target = MetadataStore.forPublish(session, root, store)
+    val staged = target.stage()
     try {
       // repartition, not coalesce: coalesce(1) would pull the collection itself into one task
       try metadata.repartition(1).write.options(MetadataEncryption.writerOptions(session, definition, metadata.schema))
-        .parquet(MetadataStore.tableDir(staging).toString)
+        .parquet(staged.tableDir.toString)
       catch {
         case NonFatal(e) if EncryptionConf.keyFailure(e).isDefined => throw new IndexBuildError(
           s"writing the metadata of $root failed for want of a key (the data's, or one of the metadata's: " +
             s"${definition.keyIds.mkString(", ")}): ${EncryptionConf.keyFailure(e).get}")
       }
-      val version = MetadataStore.publish(session, root, staging, definition.toJson)
+      val version = target.publish(staged, definition.toJson)
       MetadataCache.invalidate(session, root)
       version
-    } finally if (fs.exists(staging)) fs.delete(staging, true)
+    } catch {
+      case NonFatal(e) =>
+        scala.util.Try(target.abandon(staged))
+        throw e
+    }
   }
 
   /**

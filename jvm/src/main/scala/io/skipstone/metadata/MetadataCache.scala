@@ -34,12 +34,13 @@ import org.apache.spark.sql.types.StructType
 object MetadataCache extends Logging {
   /**
    * What is known of a dataset's newest version: its number (None: not indexed), its definition
-   * (None: unreadable) and its metadata loaded for each access shape asked so far ([[KeyAccess.shape]];
+   * (None: unreadable), the store that holds it ([[MetadataStore.location]]) and the directory of
+   * its table, and its metadata loaded for each access shape asked so far ([[KeyAccess.shape]];
    * a plaintext version has one), None when that version is unusable. Unusable versions are
    * decided once: the warning is logged when the version is first seen, not on every query.
    */
-  private case class Entry(checkedAtMillis: Long, version: Option[Long], definition: Option[DatasetIndex],
-                           loaded: Map[Option[Set[String]], Option[LoadedMetadata]]) {
+  private case class Entry(checkedAtMillis: Long, store: String, version: Option[Long], tableDir: Option[Path],
+                           definition: Option[DatasetIndex], loaded: Map[Option[Set[String]], Option[LoadedMetadata]]) {
     def bytes: Long = metadata.map(_.sizeBytes).sum
     def metadata: Seq[LoadedMetadata] = loaded.values.flatten.toSeq
   }
@@ -58,43 +59,44 @@ object MetadataCache extends Logging {
       case Some(e) if now - e.checkedAtMillis < StoreConf.cacheTtlMillis(session) => e
       case _ =>
         // Loading happens outside the lock: other datasets' queries do not wait for it.
-        val entry = try revalidate(session, dir, cached, now) catch {
+        val entry = try revalidate(session, datasetRoot, cached, now) catch {
           // Planning must not fail because the metadata directory cannot be listed: the
           // dataset counts as not indexed until the entry expires.
           case NonFatal(e) =>
             logWarning(s"Skipstone: cannot list metadata in $dir; all files of $datasetRoot are read: ${e.getMessage}")
-            Entry(now, None, None, Map.empty)
+            Entry(now, "", None, None, None, Map.empty)
         }
         put(key, entry, CacheConf.maxBytes(session))
         entry
     }
     for {
       version <- entry.version
+      tableDir <- entry.tableDir
       definition <- entry.definition
-      access <- accessOrWarn(session, dir, version, definition)
+      access <- accessOrWarn(session, tableDir, version, definition)
       metadata <- entry.loaded.get(access.shape) match {
         case Some(loaded) => loaded
         case None =>
-          val loaded = loadOrWarn(session, dir, version, definition, access)
+          val loaded = loadOrWarn(session, tableDir, version, definition, access)
           // An entry revalidated meanwhile (a newer version) is not given this version's metadata.
-          putLoaded(key, version, access.shape, loaded, CacheConf.maxBytes(session))
+          putLoaded(key, tableDir, version, access.shape, loaded, CacheConf.maxBytes(session))
           loaded
       }
     } yield metadata
   }
 
   /** What this session can decrypt of the version; None (the dataset is read in full) if it cannot be told. */
-  private def accessOrWarn(session: SparkSession, dir: Path, version: Long, definition: DatasetIndex): Option[KeyAccess] =
-    try Some(KeyAccess.of(session, MetadataStore.tableDir(MetadataStore.versionDir(dir, version)), definition)) catch {
+  private def accessOrWarn(session: SparkSession, tableDir: Path, version: Long, definition: DatasetIndex): Option[KeyAccess] =
+    try Some(KeyAccess.of(session, tableDir, definition)) catch {
       case NonFatal(e) =>
-        logWarning(s"Skipstone: cannot tell which keys of metadata version $version in $dir this session holds " +
+        logWarning(s"Skipstone: cannot tell which keys of metadata version $version in $tableDir this session holds " +
           s"(${e.getMessage}); the dataset's files are all read")
         None
     }
 
-  private def putLoaded(key: String, version: Long, shape: Option[Set[String]], loaded: Option[LoadedMetadata],
-                        maxBytes: Long): Unit =
-    entries.synchronized(Option(entries.get(key))).filter(_.version.contains(version)) match {
+  private def putLoaded(key: String, tableDir: Path, version: Long, shape: Option[Set[String]],
+                        loaded: Option[LoadedMetadata], maxBytes: Long): Unit =
+    entries.synchronized(Option(entries.get(key))).filter(e => e.version.contains(version) && e.tableDir.contains(tableDir)) match {
       case Some(e) => put(key, e.copy(loaded = e.loaded.updated(shape, loaded)), maxBytes)
       case None => loaded.foreach(_.release()) // a newer version was published meanwhile
     }
@@ -104,7 +106,7 @@ object MetadataCache extends Logging {
       // A revalidated entry keeps its metadata, and what other sessions loaded of the same version
       // meanwhile: only a different one is given up.
       val previous = Option(entries.get(key))
-      val merged = previous.filter(_.version == entry.version).fold(entry)(p => entry.copy(loaded = p.loaded ++ entry.loaded))
+      val merged = previous.filter(p => p.version == entry.version && p.tableDir == entry.tableDir).fold(entry)(p => entry.copy(loaded = p.loaded ++ entry.loaded))
       val replaced = Option(entries.put(key, merged)).toSeq.flatMap(_.metadata).filterNot(m => merged.metadata.exists(_ eq m))
       var total = entries.values.asScala.map(_.bytes).sum
       val evicted = Seq.newBuilder[(String, Entry)]
@@ -168,12 +170,22 @@ object MetadataCache extends Logging {
         })))
   }
 
-  private def revalidate(session: SparkSession, dir: Path, cached: Option[Entry], now: Long): Entry =
-    MetadataStore.latestVersion(session, dir) match {
-      case v @ Some(_) if cached.exists(_.version == v) => cached.get.copy(checkedAtMillis = now)
-      case Some(v) => Entry(now, Some(v), definitionOrWarn(session, dir, v), Map.empty)
-      case None => Entry(now, None, None, Map.empty)
+  /**
+   * The dataset's newest version as its store says now. The same version of the same store keeps
+   * what was loaded of it; a dataset whose metadata moved to another store starts afresh, even
+   * at the same version number.
+   */
+  private def revalidate(session: SparkSession, datasetRoot: String, cached: Option[Entry], now: Long): Entry = {
+    val located = MetadataStore.locate(session, datasetRoot)
+    val store = located.store.location
+    located.versions.lastOption match {
+      case v @ Some(_) if cached.exists(e => e.version == v && e.store == store) => cached.get.copy(checkedAtMillis = now)
+      case Some(v) =>
+        val tableDir = located.store.tableDir(v)
+        Entry(now, store, Some(v), Some(tableDir), definitionOrWarn(located.store, v), Map.empty)
+      case None => Entry(now, store, None, None, None, Map.empty)
     }
+  }
 
   /**
    * A given version of the dataset's metadata: the one a managed table's version records for
@@ -183,19 +195,20 @@ object MetadataCache extends Logging {
    */
   def at(session: SparkSession, datasetRoot: String, version: Long): Option[LoadedMetadata] =
     current(session, datasetRoot).filter(_.version == version).orElse {
-      val dir = MetadataStore.metadataDir(session, datasetRoot)
+      val store = MetadataStore.of(session, datasetRoot)
+      val tableDir = store.tableDir(version)
       for {
-        definition <- definitionOrWarn(session, dir, version)
-        access <- accessOrWarn(session, dir, version, definition)
-        loaded <- loadOrWarn(session, dir, version, definition, access)
+        definition <- definitionOrWarn(store, version)
+        access <- accessOrWarn(session, tableDir, version, definition)
+        loaded <- loadOrWarn(session, tableDir, version, definition, access)
       } yield loaded
     }
 
-  private def definitionOrWarn(session: SparkSession, dir: Path, version: Long): Option[DatasetIndex] =
-    try Some(MetadataStore.readDefinition(session, MetadataStore.versionDir(dir, version))) catch {
+  private def definitionOrWarn(store: MetadataStore, version: Long): Option[DatasetIndex] =
+    try Some(store.readDefinition(version)) catch {
       case NonFatal(e) =>
-        logWarning(s"Skipstone: metadata version $version in $dir cannot be used (its index.json: ${e.getMessage}); " +
-          "the dataset's files are all read until it is rebuilt")
+        logWarning(s"Skipstone: metadata version $version in ${store.location} cannot be used (its definition: " +
+          s"${e.getMessage}); the dataset's files are all read until it is rebuilt")
         None
     }
 
@@ -204,31 +217,30 @@ object MetadataCache extends Logging {
    * corrupt, written by a newer Skipstone, base columns missing). Read on the driver with Spark's
    * Parquet reader: no Spark job ever starts inside a query's planning for metadata.
    */
-  private def loadOrWarn(session: SparkSession, dir: Path, version: Long, definition: DatasetIndex,
+  private def loadOrWarn(session: SparkSession, tableDir: Path, version: Long, definition: DatasetIndex,
                          access: KeyAccess): Option[LoadedMetadata] =
     try {
-      val loaded = load(session, dir, version, definition, access)
-      loaded.problems.foreach(p => logWarning(s"Skipstone: metadata version $version in $dir: $p; that index is not used"))
+      val loaded = load(session, tableDir, version, definition, access)
+      loaded.problems.foreach(p => logWarning(s"Skipstone: metadata version $version in $tableDir: $p; that index is not used"))
       Some(loaded)
     } catch {
       case NonFatal(e) =>
-        logWarning(s"Skipstone: metadata version $version in $dir cannot be used (${e.getMessage}); " +
+        logWarning(s"Skipstone: metadata version $version in $tableDir cannot be used (${e.getMessage}); " +
           "the dataset's files are all read until it is rebuilt")
         None
     }
 
-  private def load(session: SparkSession, dir: Path, version: Long, definition: DatasetIndex,
+  private def load(session: SparkSession, tableDir: Path, version: Long, definition: DatasetIndex,
                    access: KeyAccess): LoadedMetadata = {
     val withheld = access.withheld(definition)
     // Nothing is readable: no file has metadata, and every index says why.
     if (access.footerDenied.isDefined)
       new LoadedMetadata(version, definition, MetadataColumns.empty(MetadataTypes.BaseSchema), withheld = withheld)
-    else loadReadable(session, dir, version, definition, withheld)
+    else loadReadable(session, tableDir, version, definition, withheld)
   }
 
-  private def loadReadable(session: SparkSession, dir: Path, version: Long, definition: DatasetIndex,
+  private def loadReadable(session: SparkSession, tableDir: Path, version: Long, definition: DatasetIndex,
                            withheld: Seq[(IndexSpec, String)]): LoadedMetadata = {
-    val tableDir = MetadataStore.tableDir(MetadataStore.versionDir(dir, version))
     val written = MetadataReader.footprint(session, tableDir).getOrElse(
       throw new IllegalStateException(s"$tableDir was not written by Spark (no Spark schema in its footers)"))
     val problems = MetadataTypes.baseProblems(written.schema)

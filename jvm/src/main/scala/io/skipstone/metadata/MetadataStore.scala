@@ -2,13 +2,11 @@ package io.skipstone.metadata
 
 import java.nio.charset.StandardCharsets
 import java.security.MessageDigest
-import java.util.UUID
 
-import scala.util.Try
 import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileAlreadyExistsException, FileContext, FileStatus, FileSystem, Options, Path}
+import org.apache.hadoop.fs.{FileStatus, Path}
 
 import org.apache.spark.sql.SparkSession
 
@@ -16,30 +14,61 @@ import io.skipstone.encryption.{EncryptionConf, ParquetFooters}
 
 
 /**
- * Where a dataset's metadata lives and how its versions are published.
+ * Where one dataset's metadata versions live and how a new one is published atomically.
  *
- * Layout of one dataset's metadata directory:
- * {{{
- *   <dir>/v00000000000000000007/index.json     definitions of the indexes
- *   <dir>/v00000000000000000007/table/part-N.parquet one row per data file
- *   <dir>/_staging-<uuid>/                      a build in progress, invisible to readers
- * }}}
- * A version becomes visible by one directory rename, so readers never see half of one.
- *
- * Reading needs no session: each reader takes a Hadoop `Configuration` and the metadata root
- * (`spark.skipstone.metadataRoot`, if set); the session forms only pass the session's.
+ * Every store keeps a version as a definition (the JSON of [[DatasetIndex]]) and a metadata
+ * table of Parquet files in one directory ([[tableDir]]), one row per data file: the query
+ * path reads those files itself, on the driver, whichever store holds them. What differs is
+ * where the list of versions lives and what makes a version visible:
+ *  - [[ParquetFileStore]]: version directories beside the data (or under
+ *    `spark.skipstone.metadataRoot`), published by one directory rename;
+ *  - [[CatalogTableStore]]: a table of the session catalog per version, published by the
+ *    catalog's create-table, so that permissions and discovery follow the catalog's.
+ * In both, a version is visible whole or not at all, and of two publishers that want the same
+ * version number one gets it and the other takes the next (docs/metadata.md, "Metadata stores").
  */
-object MetadataStore {
-  val DefaultDirName = "_skipstone"
-  private val VersionName = """v(\d{20})""".r
-  /** Versions kept besides the newest, so a reader that just listed them can still load its pick. */
-  private val VersionsRetained = 2
-  /**
-   * How long a superseded version stays after the next one is published: a reader that listed
-   * the versions just before the publish may still be loading it.
-   */
-  val SupersededGraceMillis: Long = 10L * 60 * 1000
+trait MetadataStore {
+  /** The dataset's root as [[MetadataStore.qualify]] gives it. */
+  def datasetRoot: String
 
+  /** Where the versions live, as users name it: a directory, or `catalog:db.name`. */
+  def location: String
+
+  /** The published versions, oldest first (each call asks the store anew). */
+  def versions(): Seq[Long]
+
+  def latestVersion(): Option[Long] = versions().lastOption
+
+  /** A published version's definition JSON, as written. */
+  def definitionJson(version: Long): String
+
+  def readDefinition(version: Long): DatasetIndex = DatasetIndex.fromJson(definitionJson(version))
+
+  /** The directory of a published version's metadata table (Parquet files, one row per data file). */
+  def tableDir(version: Long): Path
+
+  /** The newest published version: its number, table directory and definition JSON. */
+  def current(): Option[(Long, Path, String)] = latestVersion().map(v => (v, tableDir(v), definitionJson(v)))
+
+  /** A new place to write a version's metadata table into ([[Staged.tableDir]]), invisible to readers. */
+  def stage(): Staged
+
+  /** Publishes what is staged, defined by `definitionJson`, as the next free version; returns it. */
+  def publish(staged: Staged, definitionJson: String): Long
+
+  /** Deletes a staged build that will not be published. */
+  def abandon(staged: Staged): Unit
+
+  /** Removes every version (never the data); true if there was any. */
+  def drop(): Boolean
+}
+
+/** A build in progress: its metadata table is written as Parquet into [[tableDir]]. */
+final case class Staged(dir: Path) {
+  def tableDir: Path = new Path(dir, "table")
+}
+
+object MetadataStore {
   /** The dataset's root as a fully qualified URI string without a trailing slash: the cache key. */
   def qualify(session: SparkSession, path: String): String = qualify(session.sessionState.newHadoopConf(), path)
 
@@ -48,122 +77,90 @@ object MetadataStore {
     FilePaths.requireUnescaped(FilePaths.root(p.getFileSystem(conf).makeQualified(p).toUri))
   }
 
-  /** Pure string work, no file-system call: the query path uses it for every relation. */
+  /**
+   * The dataset's metadata directory: its Parquet-file versions, or the pointer to the catalog
+   * table that holds them. Pure string work, no file-system call: the query path uses it for
+   * every relation.
+   */
   def metadataDir(session: SparkSession, datasetRoot: String): Path =
     metadataDir(StoreConf.metadataRoot(session), datasetRoot)
 
   def metadataDir(metadataRoot: Option[String], datasetRoot: String): Path = metadataRoot match {
     case Some(root) => new Path(root, sha1(datasetRoot))
-    case None => new Path(datasetRoot, DefaultDirName)
+    case None => new Path(datasetRoot, ParquetFileStore.DefaultDirName)
   }
 
-  def versionDir(dir: Path, version: Long): Path = new Path(dir, f"v$version%020d")
-  def tableDir(versionDir: Path): Path = new Path(versionDir, "table")
-  def definitionFile(versionDir: Path): Path = new Path(versionDir, "index.json")
-
-  /** The newest published version, or None when the dataset has no Skipstone metadata. */
-  def latestVersion(session: SparkSession, dir: Path): Option[Long] = versions(session, dir).lastOption
-
-  /** The published versions, oldest first. */
-  def versions(session: SparkSession, dir: Path): Seq[Long] = versions(session.sessionState.newHadoopConf(), dir)
-
-  def versions(conf: Configuration, dir: Path): Seq[Long] =
-    // one listing, no existence check first: on object stores that check costs requests of its own
-    versionsIn(DirectoryListing.orEmpty(dir.getFileSystem(conf), dir))
-
-  /** The published versions among a listing of the metadata directory, oldest first. */
-  def versionsIn(listing: Seq[FileStatus]): Seq[Long] =
-    listing.filter(_.isDirectory).map(_.getPath.getName).collect { case VersionName(n) => n.toLong }.sorted
-
-  def newStagingDir(session: SparkSession, datasetRoot: String): Path =
-    new Path(metadataDir(session, FilePaths.requireUnescaped(datasetRoot)), s"_staging-${UUID.randomUUID()}")
+  /** A dataset's store and the versions it had when asked. */
+  final case class Located(store: MetadataStore, versions: Seq[Long])
 
   /**
-   * Writes the definition into the staged build and renames it to the next version number.
-   * Returns the version published. A concurrent publisher that took the number first makes the
-   * rename fail; we then try the number after it.
+   * The store that holds the dataset's metadata, with its versions, from one listing of the
+   * metadata directory: the catalog table its pointer names, if it has one, else the directory's
+   * own Parquet-file versions. The pointer lives where the query path looks already, so finding
+   * a dataset's store costs the planning of a query no call more than the file store did.
    */
-  def publish(session: SparkSession, datasetRoot: String, staging: Path, definitionJson: String): Long = {
+  def locate(session: SparkSession, datasetRoot: String): Located = {
     val conf = session.sessionState.newHadoopConf()
     val dir = metadataDir(session, datasetRoot)
-    val fs = dir.getFileSystem(conf)
-    val out = fs.create(definitionFile(staging), true)
-    try out.write(definitionJson.getBytes(StandardCharsets.UTF_8)) finally out.close()
-    val published = renameToFreeVersion(conf, dir, staging, latestVersion(session, dir).getOrElse(0L) + 1)
-    if (!isManagedTable(fs, datasetRoot)) pruneSuperseded(fs, dir, versions(session, dir), published)
-    published
-  }
-
-  /**
-   * Renames `staging` to the first version from `first` on that no other publisher took, and
-   * returns it. A rename refuses a version that exists. On a store whose rename copies object by
-   * object (S3A), another publisher may begin copying into the version between that check and
-   * the copy: the store's rename then answers false, which `FileContext` reports as a plain
-   * `IOException`; the version exists by then and the staged build is untouched, so that too is
-   * a version taken.
-   */
-  def renameToFreeVersion(conf: Configuration, dir: Path, staging: Path, first: Long): Long = {
-    val context = FileContext.getFileContext(dir.toUri, conf)
-    val fs = dir.getFileSystem(conf)
-    def taken(version: Long, e: Throwable): Boolean = e match {
-      case _: FileAlreadyExistsException => true
-      case _: java.io.IOException => fs.exists(versionDir(dir, version)) && fs.exists(definitionFile(staging))
-      case _ => false
-    }
-    def attempt(version: Long, triesLeft: Int): Long =
-      Try(context.rename(staging, versionDir(dir, version), Options.Rename.NONE)).fold({
-        case e if triesLeft > 0 && taken(version, e) => attempt(version + 1, triesLeft - 1)
-        case e => throw e
-      }, _ => version)
-    attempt(first, 10)
-  }
-
-  /**
-   * A managed table's metadata versions are the table's to delete: its versions record which
-   * one they use, and its vacuum keeps every version a retained table version references
-   * (the table package's `Vacuum`). The log's location is part of the table format.
-   */
-  private def isManagedTable(fs: FileSystem, datasetRoot: String): Boolean =
-    fs.exists(new Path(new Path(datasetRoot, DefaultDirName), "log"))
-
-  /**
-   * For plain datasets: deletes the versions older than the last [[VersionsRetained]] whose
-   * successor was published more than [[SupersededGraceMillis]] ago, so that a version is never
-   * pulled from under a reader that picked it just before the next publish.
-   */
-  private def pruneSuperseded(fs: FileSystem, dir: Path, all: Seq[Long], published: Long): Unit = {
-    val now = System.currentTimeMillis()
-    all.zip(all.drop(1)).foreach { case (old, successor) =>
-      val supersededAt = Try(fs.getFileStatus(definitionFile(versionDir(dir, successor))).getModificationTime).toOption
-      if (old <= published - VersionsRetained && supersededAt.exists(now - _ > SupersededGraceMillis))
-        Try(fs.delete(versionDir(dir, old), true))
+    val listing = DirectoryListing.orEmpty(dir.getFileSystem(conf), dir)
+    StorePointer.in(conf, dir, listing) match {
+      case Some(table) =>
+        val store = new CatalogTableStore(session, table, datasetRoot, dir)
+        Located(store, store.versions())
+      case None => Located(new ParquetFileStore(conf, dir, datasetRoot), ParquetFileStore.versionsIn(listing))
     }
   }
 
-
-  def readDefinition(session: SparkSession, versionDir: Path): DatasetIndex = {
-    val file = definitionFile(versionDir)
-    val fs = file.getFileSystem(session.sessionState.newHadoopConf())
-    val in = fs.open(file)
-    try DatasetIndex.fromJson(new String(in.readAllBytes(), StandardCharsets.UTF_8)) finally in.close()
-  }
+  def of(session: SparkSession, datasetRoot: String): MetadataStore = locate(session, datasetRoot).store
 
   /**
-   * The newest published version of the dataset's metadata: its number, table directory and
-   * definition JSON (index.json as written), or None when the dataset has none.
+   * The store a new version of the dataset goes to: the one `asked` for; else the one that holds
+   * its metadata now; else, for a dataset without any, the session's `spark.skipstone.metadataStore`.
+   * A managed table's metadata always stays in its files: its log records the versions it uses.
    */
+  def forPublish(session: SparkSession, datasetRoot: String, asked: Option[StoreChoice]): MetadataStore = {
+    val conf = session.sessionState.newHadoopConf()
+    val dir = metadataDir(session, datasetRoot)
+    lazy val located = locate(session, datasetRoot)
+    val choice =
+      if (ParquetFileStore.isManagedTable(dir.getFileSystem(conf), datasetRoot)) StoreChoice.Files
+      else asked.getOrElse(located.store match {
+        case catalog: CatalogTableStore => StoreChoice.Catalog(Some(catalog.table.database), Some(catalog.table.name))
+        case _ if located.versions.nonEmpty => StoreChoice.Files
+        case _ => StoreConf.metadataStore(session)
+      })
+    choice match {
+      case StoreChoice.Files => new ParquetFileStore(conf, dir, datasetRoot)
+      case c: StoreChoice.Catalog => new CatalogTableStore(session, c.table(session, datasetRoot), datasetRoot, dir)
+    }
+  }
+
+  /** The newest published version of the dataset's metadata (see [[MetadataStore.current]]). */
   def current(session: SparkSession, datasetRoot: String): Option[(Long, Path, String)] =
-    current(session.sessionState.newHadoopConf(), StoreConf.metadataRoot(session), datasetRoot)
+    of(session, datasetRoot).current()
 
+  /**
+   * [[current]] without a session, for tools that have a Hadoop configuration only: the Parquet
+   * files' versions. A dataset whose metadata is a catalog table says so, naming it: only a
+   * session reaches the catalog.
+   */
   def current(conf: Configuration, metadataRoot: Option[String], datasetRoot: String): Option[(Long, Path, String)] = {
     val dir = metadataDir(metadataRoot, datasetRoot)
-    versions(conf, dir).lastOption.map { v =>
-      val versionDir = this.versionDir(dir, v)
-      val file = definitionFile(versionDir)
-      val in = file.getFileSystem(conf).open(file)
-      val json = try new String(in.readAllBytes(), StandardCharsets.UTF_8) finally in.close()
-      (v, tableDir(versionDir), json)
+    StorePointer.read(conf, dir).foreach { table => throw new IllegalStateException(
+      s"the metadata of $datasetRoot is the catalog table ${table.versionPattern}: read it from a Spark session")
     }
+    new ParquetFileStore(conf, dir, datasetRoot).current()
+  }
+
+  /** Removes every version of the dataset's metadata in any store (never the data). */
+  def drop(session: SparkSession, datasetRoot: String): Boolean = {
+    val conf = session.sessionState.newHadoopConf()
+    val dir = metadataDir(session, datasetRoot)
+    val inCatalog = locate(session, datasetRoot).store match {
+      case catalog: CatalogTableStore => catalog.drop()
+      case _ => false
+    }
+    new ParquetFileStore(conf, dir, datasetRoot).drop() || inCatalog
   }
 
   /**
@@ -192,13 +189,6 @@ object MetadataStore {
       case NonFatal(e) if EncryptionConf.keyFailure(e).isDefined => None
     }
 
-  /** Removes every version of the dataset's metadata (never the data). */
-  def drop(session: SparkSession, datasetRoot: String): Boolean = {
-    val dir = metadataDir(session, datasetRoot)
-    val fs = dir.getFileSystem(session.sessionState.newHadoopConf())
-    fs.exists(dir) && fs.delete(dir, true)
-  }
-
-  private def sha1(s: String): String =
+  private[metadata] def sha1(s: String): String =
     MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8)).map(b => f"$b%02x").mkString
 }

@@ -45,8 +45,8 @@ abstract class SkipstoneSqlParserBase(session: SparkSession, delegate: ParserInt
   }
 
   private def command(statement: SkipstoneStatement): Option[LogicalPlan] = statement match {
-    case CreateSkippingIndex(target, indexes, footerKey, where, options) =>
-      Some(CreateSkippingIndexCommand(target, indexes, footerKey, where, options))
+    case CreateSkippingIndex(target, indexes, footerKey, where, options, store) =>
+      Some(CreateSkippingIndexCommand(target, indexes, footerKey, where, options, store))
     case RefreshSkippingIndex(target) => Some(RefreshSkippingIndexCommand(target))
     case DescribeSkippingIndex(target) => Some(DescribeSkippingIndexCommand(target))
     case DescribeSkippingAdvice(target) => Some(DescribeSkippingAdviceCommand(target))

@@ -43,12 +43,13 @@ final case class LayoutSpec(name: String, columns: Seq[String])
 sealed trait SkipstoneStatement
 
 /**
- * `CREATE SKIPPING INDEX ON t (...) [WHERE p] [WITH FOOTER KEY 'f'] [WITH (auto_refresh = true, ...)]`:
- * `where` is the predicate's text as written (Spark parses it), `options` the `WITH (...)` pairs.
+ * `CREATE SKIPPING INDEX ON t (...) [WHERE p] [WITH FOOTER KEY 'f'] [WITH (auto_refresh = true, ...)]
+ * [STORED IN ...]`: `where` is the predicate's text as written (Spark parses it), `options` the
+ * `WITH (...)` pairs, `store` the metadata store as Python's `metadata_store=` names it.
  */
 final case class CreateSkippingIndex(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None,
-                                     where: Option[String] = None, options: Seq[(String, String)] = Nil)
-  extends SkipstoneStatement
+                                     where: Option[String] = None, options: Seq[(String, String)] = Nil,
+                                     store: Option[String] = None) extends SkipstoneStatement
 final case class RefreshSkippingIndex(target: Target) extends SkipstoneStatement
 final case class DescribeSkippingIndex(target: Target) extends SkipstoneStatement
 final case class DropSkippingIndex(target: Target) extends SkipstoneStatement

@@ -89,7 +89,7 @@ object StatementGrammar extends RegexParsers {
   private val on = kw("ON") ~> target
 
   /**
-   * A SQL predicate's text, up to a `WITH` or `;` outside quotes, parentheses and comments, or
+   * A SQL predicate's text, up to a `WITH`, `STORED IN` or `;` outside quotes, parentheses and comments, or
    * the end: Spark's parser reads it when the index is built, and reports its mistakes.
    */
   private val predicateText: Parser[String] = new Parser[String] {
@@ -98,6 +98,16 @@ object StatementGrammar extends RegexParsers {
       val text = in.source
       val start = handleWhiteSpace(text, in.offset)
       def startsWith(at: Int, s: String) = text.length - at >= s.length && text.subSequence(at, at + s.length).toString.equalsIgnoreCase(s)
+      def keyword(at: Int, k: String) = startsWith(at, k) && (at == 0 || !word(text.charAt(at - 1))) &&
+        (at + k.length >= text.length || !word(text.charAt(at + k.length)))
+      def followedBy(at: Int, length: Int, k: String) = { val next = handleWhiteSpace(text, at + length); next > at + length && keyword(next, k) }
+      def storedIn(at: Int) = keyword(at, "STORED") && followedBy(at, 6, "IN") && {
+        val in = handleWhiteSpace(text, at + 6)
+        followedBy(in, 2, "FILES") || followedBy(in, 2, "CATALOG")
+      }
+      // the clauses that may follow: `WITH ...` and `STORED IN FILES | CATALOG ...` (`stored IN (1, 2)`,
+      // over a column named `stored`, stays in the predicate)
+      def clauseStartsAt(at: Int) = keyword(at, "WITH") || storedIn(at)
       def after(at: Int, close: String) = { // the position after `close`, searched from `at`
         var k = at
         while (k < text.length && !startsWith(k, close)) k += (if (text.charAt(k) == '\\' && close != "`") 2 else 1)
@@ -113,8 +123,7 @@ object StatementGrammar extends RegexParsers {
         else if (startsWith(i, "/*")) i = after(i + 2, "*/")
         else if (c == '(') { depth += 1; i += 1 }
         else if (c == ')') { depth -= 1; i += 1 }
-        else if (depth <= 0 && (c == ';' || (startsWith(i, "WITH") && (i == 0 || !word(text.charAt(i - 1))) &&
-          (i + 4 >= text.length || !word(text.charAt(i + 4)))))) end = i
+        else if (depth <= 0 && (c == ';' || clauseStartsAt(i))) end = i
         else i += 1
       }
       val stop = if (end < 0) text.length else end
@@ -128,9 +137,18 @@ object StatementGrammar extends RegexParsers {
   private val partialWhere = kw("WHERE") ~> predicateText
   private val withOptions = kw("WITH") ~> keyValues
 
+  // docs/metadata.md, "Metadata stores": the store as Python's metadata_store= names it
+  private val storedIn = kws("STORED", "IN") ~> (
+    kw("FILES") ^^ (_ => "files") |
+      kws("CATALOG", "TABLE") ~> dotted ^^ (name => "catalog:" + name.mkString(".")) |
+      kws("CATALOG", "DATABASE") ~> identifier ^^ (db => s"catalog:$db") |
+      kw("CATALOG") ^^ (_ => "catalog")
+    ).withFailureMessage("FILES, CATALOG, CATALOG TABLE <database>.<table> or CATALOG DATABASE <database> expected")
+
   private val create = kws("CREATE", "SKIPPING", "INDEX") ~> on ~ ("(" ~> rep1sep(indexSpec, ",") <~ ")") ~ opt(partialWhere) ~
-    opt(footerKey) ~ opt(withOptions) ^^ {
-    case t ~ indexes ~ where ~ footer ~ options => CreateSkippingIndex(t, indexes, footer, where, options.getOrElse(Nil))
+    opt(footerKey) ~ opt(withOptions) ~ opt(storedIn) ^^ {
+    case t ~ indexes ~ where ~ footer ~ options ~ store =>
+      CreateSkippingIndex(t, indexes, footer, where, options.getOrElse(Nil), store)
   }
   private val refresh = kws("REFRESH", "SKIPPING", "INDEX") ~> on ^^ RefreshSkippingIndex
   private val describe = (kw("DESCRIBE") | kw("DESC")) ~> kws("SKIPPING", "INDEX") ~> on ^^ DescribeSkippingIndex

@@ -28,9 +28,9 @@ object PythonRoles {
    */
   def requiredBy(session: SparkSession, root: String, schema: StructType): Seq[String] = {
     val data = session.createDataFrame(java.util.Collections.emptyList[Row](), schema) // the build only needs its schema
-    val dir = MetadataStore.metadataDir(session, root)
-    MetadataStore.latestVersion(session, dir).toSeq.flatMap { version =>
-      val definition = MetadataStore.readDefinition(session, MetadataStore.versionDir(dir, version))
+    val store = MetadataStore.of(session, root)
+    store.latestVersion().toSeq.flatMap { version =>
+      val definition = store.readDefinition(version)
       // index.json's entries are build requests as they stand (kind, name, columns, params)
       val requests = JsonMethods.compact(JsonMethods.render(JArray(definition.indexes.map(_.toJson).toList)))
       JsonMethods.parse(IndexBuild.plan(session, data, root, null, requests)).children

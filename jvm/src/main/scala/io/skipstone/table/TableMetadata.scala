@@ -7,7 +7,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.StructType
 
 import io.skipstone.indexing.{IndexBuild, IndexRequest}
-import io.skipstone.metadata.{BuildSource, FilePaths, MetadataStore}
+import io.skipstone.metadata.{BuildSource, FilePaths, MetadataStore, StoreChoice}
 
 /**
  * The skipping metadata a table writer publishes for the files of the version it commits. The
@@ -29,7 +29,10 @@ object TableMetadata extends Logging {
     def read(paths: Seq[String]) = session.read.schema(schema).parquet(paths: _*)
     val data = read(live)
     val source = BuildSource(root, "parquet", Map.empty, None, Some(data.schema))
-    if (indexes.nonEmpty) IndexBuild.build(session, source, data, indexes, roles.map(_.compute(data)))
+    // in files, whatever the session's default store: the table's log records the versions it uses,
+    // and a new table has no log yet to say it is one
+    if (indexes.nonEmpty) IndexBuild.build(session, source, data, indexes, roles.map(_.compute(data)),
+      store = Some(StoreChoice.Files))
     else {
       val covered = coveredPaths(session, root)
       val addedSet = added.map(canonical).toSet
@@ -42,7 +45,7 @@ object TableMetadata extends Logging {
   /** The rows of each of `paths` as metadata version `version` records them (the files' own counts). */
   def rowCounts(session: SparkSession, root: String, version: Long, paths: Seq[String]): Map[String, Long] = {
     val wanted = paths.map(canonical).toSet
-    session.read.parquet(tableDir(session, root, version).toString).select("path", "num_rows").collect()
+    session.read.parquet(MetadataStore.of(session, root).tableDir(version).toString).select("path", "num_rows").collect()
       .collect { case r if wanted.contains(r.getString(0)) => r.getString(0) -> r.getLong(1) }.toMap
   }
 
@@ -61,10 +64,7 @@ object TableMetadata extends Logging {
   def canonical(path: String): String = FilePaths.canonical(new java.net.URI(path))
 
   private def coveredPaths(session: SparkSession, root: String): Set[String] =
-    MetadataStore.latestVersion(session, MetadataStore.metadataDir(session, root)).fold(Set.empty[String]) { version =>
-      session.read.parquet(tableDir(session, root, version).toString).select("path").collect().map(_.getString(0)).toSet
+    MetadataStore.current(session, root).fold(Set.empty[String]) { case (_, tableDir, _) =>
+      session.read.parquet(tableDir.toString).select("path").collect().map(_.getString(0)).toSet
     }
-
-  private def tableDir(session: SparkSession, root: String, version: Long) =
-    MetadataStore.tableDir(MetadataStore.versionDir(MetadataStore.metadataDir(session, root), version))
 }

@@ -14,7 +14,7 @@ import org.json4s._
 import org.json4s.JsonDSL._
 import org.json4s.jackson.JsonMethods
 
-import io.skipstone.metadata.{DirectoryListing, MetadataCache, MetadataStore}
+import io.skipstone.metadata.{DirectoryListing, MetadataCache, MetadataStore, ParquetFileStore}
 
 /**
  * Deletes what no retained version of a managed table needs, and nothing else.
@@ -120,8 +120,8 @@ object Vacuum {
     def statusInRoot(relative: String): Option[FileStatus] =
       if (relative.contains("/")) status(fs, new Path(root + "/" + relative)) else inRootByName.get(relative)
     val inMetadataDir = children(fs, metadataDir)
-    val metadataVersions = MetadataStore.versionsIn(inMetadataDir)
-      .flatMap(v => status(fs, MetadataStore.definitionFile(MetadataStore.versionDir(metadataDir, v))).map(v -> _))
+    val metadataVersions = ParquetFileStore.versionsIn(inMetadataDir)
+      .flatMap(v => status(fs, ParquetFileStore.definitionFile(ParquetFileStore.versionDir(metadataDir, v))).map(v -> _))
     val metadataStaging = inMetadataDir.filter(s => s.getPath.getName.startsWith("_staging-"))
     val sampleDirs = children(fs, new Path(container, "sample"))
     val staging = children(fs, new Path(container, "staging")) ++ metadataStaging
@@ -152,7 +152,7 @@ object Vacuum {
     val referencedMetadata = kept.flatMap(_.metadataVersion).toSet
     val metadata = metadataVersions.filterNot { case (v, _) => referencedMetadata(v) }.collect {
       case (v, definition) if definition.getModificationTime < cutoff && !leased(definition) =>
-        val dir = MetadataStore.versionDir(metadataDir, v)
+        val dir = ParquetFileStore.versionDir(metadataDir, v)
         Candidate(dir, "metadata", fs.getContentSummary(dir).getLength)
     }
     val usedSamples = kept.flatMap(_.properties.get("layout.sample")).map(p => new Path(root + "/" + p).getName).toSet
@@ -243,7 +243,7 @@ object Vacuum {
     val kept = withLeased(retained(all, cutoff), all, WriterLeases.scan(conf, root, System.currentTimeMillis())._1)
     val live = kept.flatMap(_.files.map(f => new Path(root + "/" + f.path).getName)).toSet
     val metadataDir = MetadataStore.metadataDir(session, root)
-    val recorded = kept.flatMap(_.metadataVersion).map(v => MetadataStore.versionDir(metadataDir, v).getName).toSet
+    val recorded = kept.flatMap(_.metadataVersion).map(v => ParquetFileStore.versionDir(metadataDir, v).getName).toSet
     val samples = kept.flatMap(_.properties.get("layout.sample")).map(p => new Path(root + "/" + p).getName).toSet
     val absorbedByAll = kept.map(_.absorbed).reduceOption(_ intersect _).getOrElse(Set.empty)
     def deletable(c: Candidate): Boolean = c.kind match {

@@ -54,7 +54,7 @@ object MetadataCli {
 
   /** The same answer from a session (its Hadoop settings and metadata root). */
   def answer(session: SparkSession, command: String, path: String): String =
-    answer(session.sessionState.newHadoopConf(), StoreConf.metadataRoot(session), command, path)
+    answer(session.sessionState.newHadoopConf(), StoreConf.metadataRoot(session), command, path, Some(session))
 
   /** [[answer]] for the catalog table `name` (`t`, `db.t`): only a session knows where it lives. */
   def answerForName(session: SparkSession, command: String, name: String): String =
@@ -65,7 +65,12 @@ object MetadataCli {
     ResolvedTarget(session, TableName(session.sessionState.sqlParser.parseMultipartIdentifier(name).toSeq)).root
 
   /** The JSON document `command` prints for the table or dataset at `path`. */
-  def answer(conf: Configuration, metadataRoot: Option[String], command: String, path: String): String = {
+  def answer(conf: Configuration, metadataRoot: Option[String], command: String, path: String): String =
+    answer(conf, metadataRoot, command, path, None)
+
+  /** With a session, the metadata is read from whichever store holds it, the catalog's too. */
+  private def answer(conf: Configuration, metadataRoot: Option[String], command: String, path: String,
+                     session: Option[SparkSession]): String = {
     val root = MetadataStore.qualify(conf, path)
     val found: JValue = command match {
       case "history" =>
@@ -79,20 +84,24 @@ object MetadataCli {
         }.toList)
       case "properties" => mapJson(TableSettings.Defaults ++ newest(conf, root).properties)
       case "files" => JArray(SkipstoneTable.fileRows(newest(conf, root)).map(rowJson(SkipstoneTable.FilesSchema, _)).toList)
-      case "describe" => describe(conf, metadataRoot, root)
-      case "stats" => describe(conf, metadataRoot, root) merge stats(conf, root)
+      case "describe" => describe(conf, metadataRoot, root, session)
+      case "stats" => describe(conf, metadataRoot, root, session) merge stats(conf, root)
       case other => throw new IllegalArgumentException(s"no metadata command $other; one of ${Commands.mkString(", ")}")
     }
     JsonMethods.compact(JsonMethods.render(found))
   }
 
   /** The managed table's detail (or null for a plain dataset) and its skipping metadata (or null). */
-  private def describe(conf: Configuration, metadataRoot: Option[String], root: String): JObject = {
+  private def describe(conf: Configuration, metadataRoot: Option[String], root: String,
+                       session: Option[SparkSession]): JObject = {
+    val store = session.map(MetadataStore.of(_, root))
+    val current = store.fold(MetadataStore.current(conf, metadataRoot, root))(_.current())
+    val location = store.fold(MetadataStore.metadataDir(metadataRoot, root).toString)(_.location)
     val table = TableLog.latestVersion(conf, root).map(_ => rowJson(TableDetail.Schema, TableDetail.row(conf, root, None)))
-    val metadata = MetadataStore.current(conf, metadataRoot, root).map { case (version, tableDir, definition) =>
+    val metadata = current.map { case (version, tableDir, definition) =>
       // files_indexed is null for encrypted metadata whose footer key this configuration lacks
       val files = MetadataStore.filesIndexed(conf, tableDir)
-      JObject("version" -> JLong(version), "dir" -> JString(MetadataStore.metadataDir(metadataRoot, root).toString),
+      JObject("version" -> JLong(version), "dir" -> JString(location),
         "files_indexed" -> files.map(JLong(_)).getOrElse(JNull), "bytes" -> JLong(MetadataStore.tableBytes(conf, tableDir)),
         "definition" -> JsonMethods.parse(definition))
     }

@@ -46,7 +46,7 @@ class MetadataStoreSuite extends AnyFunSuite with BeforeAndAfterEach {
 
   test("a build is published under the first version no other publisher holds") {
     Files.createDirectories(dir.resolve("v00000000000000000003"))
-    val published = MetadataStore.renameToFreeVersion(local, on("file", ""), staged("file"), 3L)
+    val published = ParquetFileStore.renameToFreeVersion(local, on("file", ""), staged("file"), 3L)
     assert(published == 4L)
     assert(holds("v00000000000000000004") == Set("index.json"))
     assert(!dir.resolve("_staging-1").toFile.exists())
@@ -56,7 +56,7 @@ class MetadataStoreSuite extends AnyFunSuite with BeforeAndAfterEach {
     // S3A's rename answers false when the destination became a non-empty directory after the
     // existence check, while another publisher copies its build into it object by object
     RenameLosingFileSystem.losses.set(1)
-    val published = MetadataStore.renameToFreeVersion(losing, on("losing", ""), staged("losing"), 3L)
+    val published = ParquetFileStore.renameToFreeVersion(losing, on("losing", ""), staged("losing"), 3L)
     assert(published == 4L)
     assert(holds("v00000000000000000003") == Set("other-publisher.parquet")) // the winner's, untouched
     assert(holds("v00000000000000000004") == Set("index.json"))
@@ -66,7 +66,7 @@ class MetadataStoreSuite extends AnyFunSuite with BeforeAndAfterEach {
     RenameLosingFileSystem.losses.set(1)
     RenameLosingFileSystem.leavesDestination = false
     intercept[java.io.IOException] {
-      MetadataStore.renameToFreeVersion(losing, on("losing", ""), staged("losing"), 3L)
+      ParquetFileStore.renameToFreeVersion(losing, on("losing", ""), staged("losing"), 3L)
     }
     assert(holds("v00000000000000000004").isEmpty)
     assert(holds("_staging-1") == Set("index.json"))

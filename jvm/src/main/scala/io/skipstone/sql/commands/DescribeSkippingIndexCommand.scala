@@ -21,10 +21,11 @@ final case class DescribeSkippingIndexCommand(target: Target) extends SkipstoneC
   override def run(session: SparkSession): Seq[Row] = {
     implicit val formats: Formats = DefaultFormats
     val dataset = ResolvedTarget(session, target)
-    MetadataStore.current(session, dataset.root) match {
+    val store = MetadataStore.of(session, dataset.root)
+    store.current() match {
       case Some((version, tableDir, definition)) =>
         val filesIndexed = MetadataStore.filesIndexed(session.sessionState.newHadoopConf(), tableDir).map(Long.box).orNull
-        val metadataDir = MetadataStore.metadataDir(session, dataset.root).toString
+        val metadataDir = store.location
         val parsed = JsonMethods.parse(definition)
         // a Delta table's index is pinned to the table version it was built from
         val tableVersion = (parsed \ "read" \ "tableVersion").extractOpt[Long].map(Long.box).orNull

@@ -4,18 +4,20 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.{LongType, StringType, StructType}
 
 import io.skipstone.indexing.{IndexBuild, IndexRequest, IndexScope, SourceRelation}
-import io.skipstone.metadata.{AutoRefresh, BuildSource}
+import io.skipstone.metadata.{AutoRefresh, BuildSource, StoreChoice}
 import io.skipstone.sql.{IndexRequests, IndexSpec, ResolvedTarget, SkipstoneSqlException, Target}
 
 /**
  * `CREATE SKIPPING INDEX ON t (MINMAX(c), BLOOMFILTER(d) OPTIONS (fpp 0.01), ...)`, each index
  * optionally `ENCRYPTED WITH KEY 'k'` and the statement `WITH FOOTER KEY 'f'` (docs/encryption.md);
- * a partial index's `WHERE p` and `WITH (auto_refresh = true, ...)` (docs/partial-indexes.md).
+ * a partial index's `WHERE p` and `WITH (auto_refresh = true, ...)` (docs/partial-indexes.md);
+ * `STORED IN CATALOG TABLE db.name` (the metadata store, as [[StoreChoice]] reads it; docs/metadata.md).
  * The statement is checked and turned into the index build's requests (see [[IndexRequests]])
  * when parsed and run by the same JVM index build the Python API calls ([[IndexBuild]]).
  */
 final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSpec], footerKey: Option[String] = None,
-                                            where: Option[String] = None, options: Seq[(String, String)] = Nil)
+                                            where: Option[String] = None, options: Seq[(String, String)] = Nil,
+                                            store: Option[String] = None)
   extends SkipstoneCommand {
   override def statement: String = CreateSkippingIndexCommand.Statement
   override def schema: StructType = SkippingIndexBuild.Schema
@@ -33,8 +35,9 @@ final case class CreateSkippingIndexCommand(target: Target, indexes: Seq[IndexSp
     val data = IndexBuild.pinned(session,
       resolved.table.fold(session.read.format(resolved.format).load(resolved.root))(session.table))
     val source = SourceRelation.buildSource(session, data, resolved.table)
+    val choice = store.map(StoreChoice.parse(_, s"$statement ON ${target.sql} STORED IN"))
     Seq(Row(source.root, IndexBuild.build(session, source, data, IndexRequest.parseAll(requestsJson), footerKey = footerKey,
-      scope = scope)))
+      scope = scope, store = choice)))
   }
 }
 
