@@ -15,6 +15,7 @@ from skipstone.layout.cost_model import model_to_json
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
 from skipstone.layout.serialization import layout_to_json
+from skipstone.session import java_call
 from skipstone.table import manifest, settings
 from skipstone.table.block_births import birth_versions, log_positions
 from skipstone.table.container import read_sample
