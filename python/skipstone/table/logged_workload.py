@@ -126,23 +126,34 @@ def table_workload(spark: SparkSession, root: str, schema: Schema) -> TableWorkl
     extended with the records logged since, or the whole log when nothing was kept for this
     table and schema or the JVM says the cursor no longer holds (the log was compacted or
     rewritten)."""
-    with _lock:
-        kept = _read.get(root)
-    if kept is not None and kept.schema != schema:  # the records hold; their queries are parsed anew
-        kept = TableWorkload.of(root, kept.cursor, kept.records, schema)
-    whole, records, cursor = records_after(spark, root, "" if kept is None else kept.cursor)
-    if whole or kept is None:
-        if kept is not None:
+    before = kept(root)
+    if before is not None and before.schema != schema:  # the records hold; their queries are parsed anew
+        before = TableWorkload.of(root, before.cursor, before.records, schema)
+    whole, records, cursor = records_after(spark, root, "" if before is None else before.cursor)
+    if whole or before is None:
+        if before is not None:
             log.info("the workload log of %s changed under its cursor (compacted or rewritten): read whole", root)
         workload = TableWorkload.of(root, cursor, records, schema)
     else:
-        workload = kept.extended(cursor, records) if records else kept
+        workload = before.extended(cursor, records) if records else before
+    keep(workload)
+    return workload
+
+
+def kept(root: str) -> TableWorkload | None:
+    """What the driver keeps of ``root``'s log, if anything."""
     with _lock:
-        _read[root] = workload
-        _read.move_to_end(root)
+        return _read.get(root)
+
+
+def keep(workload: TableWorkload) -> None:
+    """Keep ``workload`` as what was read of its table's log (a reader that read it whole, or
+    a benchmark putting back what it had, so that the next read is of what followed)."""
+    with _lock:
+        _read[workload.root] = workload
+        _read.move_to_end(workload.root)
         while len(_read) > MAX_TABLES:
             _read.popitem(last=False)
-    return workload
 
 
 def forget(root: str | None = None) -> None:
