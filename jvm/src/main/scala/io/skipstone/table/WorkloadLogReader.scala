@@ -36,10 +36,10 @@ import org.json4s.jackson.JsonMethods
  * records of the files named after the newest it read, with a [[LogCursor]] to ask from next
  * time. Past 5,000 files the whole log went to a Spark job at every call (5-17 s at 7,200 files
  * on a loaded machine); now the driver reads the files it has not cached (a job only when those
- * are more than 5,000), which for a cursor are the new files of a few dozen queries. The cursor is valid while the
- * files up to it are exactly those it read (their count and a digest of their names and
- * lengths: a file removed, added before it, rewritten or still growing changes one) and no new
- * record is older than the newest it saw; otherwise the answer is the whole log, and says so.
+ * are more than 5,000), which for a cursor are the new files of a few dozen queries. The cursor
+ * is valid while the files up to it are exactly those it read (their count and a digest of their
+ * names and lengths: a file removed, added before it, rewritten or still growing changes one) and
+ * no new record is older than the newest it saw; otherwise the answer is the whole log, and says so.
  */
 private[table] object WorkloadLogReader {
   val DriverFileLimit = 5000
