@@ -12,7 +12,7 @@ PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central by one `mvn` run (jvm/run_jvm_tests.py; ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores test-catalog-store
+.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-deciding bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores test-catalog-store
 
 install: $(VENV)/.installed $(JAR)
 
@@ -87,6 +87,12 @@ bench-layout-quick: install $(VENV)/.bench
 # large run, "--quick" SF 0.1 in minutes. With Delta Lake and Iceberg: bench-layout-shifting-peers
 bench-layout-shifting: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.shifting $(SHIFT_FLAGS)
+
+# What one decision of the adaptive policy costs as the workload log grows (docs/layout.md, "Long
+# phases"): the whole log read at each call against only the records logged since the last
+# one, interleaved; DECIDING_FLAGS="--lengths 400,2400,7200 --calls 5" (the defaults)
+bench-deciding: install $(VENV)/.bench
+	$(PY) -m benchmarks.layout_spark.deciding $(DECIDING_FLAGS)
 
 # Appends stay clustered (issue 23): ten appends of 5 % on TPC-H SF 0.1 against a rebuild at each
 # size (docs/maintenance.md); APPENDS_FLAGS="--layout amoeba" for Amoeba

@@ -4,11 +4,9 @@ atomically, or not at all (``io.skipstone.table.Rewrite``, asked by the one stra
 ``io.skipstone.table.OptimizeIteration``)."""
 from __future__ import annotations
 
-import collections
 import dataclasses
 import json
 import logging
-import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence, Union
 
@@ -16,12 +14,12 @@ from skipstone.errors import SkipstoneError
 from skipstone.layout.cost_model import model_to_json
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
-from skipstone.layout.schema import Schema
 from skipstone.layout.serialization import layout_to_json
 from skipstone.session import java_call
 from skipstone.table import manifest, settings
 from skipstone.table.block_births import birth_versions, log_positions
 from skipstone.table.container import read_sample
+from skipstone.table.logged_workload import Record, logged_records, parse_logged, table_workload
 from skipstone.table.manifest import finite
 from skipstone.table.transaction import operations, python_roles, run
 
@@ -72,15 +70,6 @@ class OptimizeResult:
 Logged = Union["DataFrame", Sequence[tuple[str, int]], None]
 
 
-def logged_records(spark: SparkSession, root: str) -> list[tuple[str, int, float | None]]:
-    """(predicate JSON, version read, read share) of every logged query of the table, oldest
-    first, read by the driver without a Spark job (``io.skipstone.table.Tables.loggedPredicatesJson``).
-    The read share is the share of the table's bytes in the columns the query read (None in
-    logs written before it was kept)."""
-    text = java_call(operations(spark).Tables.loggedPredicatesJson, spark._jsparkSession, root)
-    return [(str(r[0]), int(r[1]), None if len(r) < 3 or r[2] is None else float(r[2])) for r in json.loads(text)]
-
-
 def logged_predicates(spark: SparkSession, root: str) -> list[tuple[str, int]]:
     """(predicate JSON, version read) of every logged query of the table, oldest first (``logged_records``)."""
     return [(p, v) for p, v, _ in logged_records(spark, root)]
@@ -117,39 +106,12 @@ def logged_queries(workload: Logged, base: manifest.TableVersion,
     else:
         pairs = [(r.predicate, int(r.version)) for r in
                  workload.where("predicate IS NOT NULL").orderBy("time").select("predicate", "version").collect()]
-    parsed = _parsed_queries(schema)
-    out = []
-    for predicate, version in pairs:
-        try:
-            if predicate not in parsed:
-                parsed[predicate] = Query.from_json(json.loads(predicate), schema)
-            out.append((parsed[predicate], int(version)))
-        except (ValueError, TypeError, KeyError) as e:
-            warnings.warn(f"Skipstone: ignoring logged predicate {predicate}: {e}", stacklevel=2)
-            log.warning("ignoring logged predicate %s of %s: %s", predicate, base.root, e)
-    return out
-
-
-_PARSED: collections.OrderedDict[Schema, dict[str, Query]] = collections.OrderedDict()
-_PARSED_SCHEMAS, _PARSED_PER_SCHEMA = 8, 100_000
-
-
-def _parsed_queries(schema: Schema) -> dict[str, Query]:
-    """The logged predicates already parsed under ``schema`` (a Query is immutable). Kept: an
-    optimizer asking every few dozen queries would otherwise parse the whole log each time. The
-    last few schemas, each up to a bound (then it starts afresh)."""
-    parsed = _PARSED.pop(schema, None)
-    if parsed is None or len(parsed) > _PARSED_PER_SCHEMA:
-        parsed = {}
-    _PARSED[schema] = parsed
-    while len(_PARSED) > _PARSED_SCHEMAS:
-        _PARSED.popitem(last=False)
-    return parsed
+    return parse_logged(pairs, schema, base.root)
 
 
 def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, policy: LayoutPolicy) -> OptimizePlan | None:
     """The change ``policy`` proposes for ``base`` from the logged workload (None: the table's
-    own log, read without a Spark job; see ``logged_queries``), or None. The policy
+    own log, of which only the records logged since the last call are read: ``logged_workload``), or None. The policy
     is first given what the table knows, by the methods it has: its block size (``for_table``),
     bytes per row measured from its files (``with_bytes_per_row``), the share of those bytes its
     logged queries read (``with_read_share``, from its own log only), its calibrated prices
@@ -157,15 +119,22 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
     prices it was given) and from which logged query on each block existed (``with_block_births``)."""
     tree = base.tree
     sample = read_sample(spark, base.root, base.properties["layout.sample"], tree.schema)
-    records = logged_records(spark, base.root) if workload is None else None
-    logged = logged_queries(workload if records is None else [(p, v) for p, v, _ in records], base, spark)
+    if workload is None:  # the table's own log: what was read before and the records logged since
+        table_log = table_workload(spark, base.root, tree.schema)
+        records: Sequence[Record] | None = table_log.records
+        queries: Sequence[Query] = table_log.queries
+        versions: Sequence[int] = table_log.versions
+    else:
+        records = None
+        logged = logged_queries(workload, base, spark)
+        queries, versions = [q for q, _ in logged], [v for _, v in logged]
     for_table = getattr(policy, "for_table", None)
     if callable(for_table):  # policies that need the table's target block size (PawRebuild)
         policy = for_table(float(base.properties["layout.blockRows"]))
     with_bytes = getattr(policy, "with_bytes_per_row", None)
     if callable(with_bytes):  # policies that price bytes (SparkCost) take the table's measured row width
         policy = with_bytes(sum(f.size for f in base.files) / max(1, sum(f.rows for f in base.files)))
-    share = read_share([s for *_, s in records]) if records else None
+    share = read_share([s for *_, s in records[-READ_SHARE_QUERIES:]]) if records else None
     with_share = getattr(policy, "with_read_share", None)
     if callable(with_share) and share is not None:  # queries read only the columns they project
         policy = with_share(share)
@@ -175,11 +144,11 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
     with_births = getattr(policy, "with_block_births", None)
     if callable(with_births):  # regret counts the queries since each block was written (BoundedRewrite)
         births = birth_versions(commit_log(spark, base.root, base.version))
-        policy = with_births(log_positions(births, tree.block_ids.tolist(), [v for _, v in logged]))
-    change = policy.propose(tree, [q for q, _ in logged], sample)
+        policy = with_births(log_positions(births, tree.block_ids.tolist(), versions))
+    change = policy.propose(tree, queries, sample)
     if change is None or not change.rewritten_blocks:
         log.info("%s proposes no layout change to version %d of %s (%d logged queries)", policy.name, base.version,
-                 base.root, len(logged))
+                 base.root, len(queries))
         return None
     gone = set(tree.block_ids.tolist()) - set(change.tree.block_ids.tolist())
     if gone != set(change.rewritten_blocks):

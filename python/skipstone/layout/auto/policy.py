@@ -115,8 +115,7 @@ class AutoColumns:
         the window, or less once a new template has taken over within it: the queries since
         its run began, if there are ``MIN_RECENT_QUERIES`` (on Spark, a window still holding
         the phase before kept the old phase's layout for three quarters of the next)."""
-        queries = list(workload)
-        return self._choose(tree, queries, workload_patterns(queries, self.window, self.hot_share), sample)
+        return self._choose(tree, list(workload), workload_patterns(workload, self.window, self.hot_share), sample)
 
     def _choose(self, tree: Layout, queries: list[Query], patterns: WorkloadPatterns,
                 sample: LayoutData) -> ColumnChoice | None:
@@ -137,7 +136,8 @@ class AutoColumns:
         """The table re-laid out over the columns the window's queries call for, when the gain over
         the horizon outweighs the rewrite (or ``force``); None otherwise."""
         queries = list(workload)
-        patterns = workload_patterns(queries, self.window, self.hot_share)  # once: it reads the whole log
+        # once: from scratch it reads the whole log; a LoggedWorkload (a table's) brings its runs along
+        patterns = workload_patterns(workload, self.window, self.hot_share)
         choice = self._choose(tree, queries, patterns, sample)
         if choice is None:
             log.info("%s declines: no layout over the queried columns reads less than the current one", self.name)

@@ -172,7 +172,7 @@ class BoundedRewrite:
         if sample.schema != tree.schema:
             raise ValueError(f"{self.name}: the sample's schema differs from the tree's")
         queries = list(workload)  # positions are the log's: births refer to them
-        patterns = workload_patterns(queries, self.window, self.hot_share)
+        patterns = workload_patterns(workload, self.window, self.hot_share)  # a LoggedWorkload's runs are kept
         if not patterns.patterns or sample.rows == 0:
             return patterns, []
         positions = tree.route(sample)

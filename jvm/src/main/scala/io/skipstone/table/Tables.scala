@@ -90,13 +90,27 @@ object Tables {
    * (the share null when the log has none): what an optimizer plans from, without a Spark job (one per call
    * cost a second under load).
    */
-  def loggedPredicatesJson(session: SparkSession, root: String): String = {
+  def loggedPredicatesJson(session: SparkSession, root: String): String =
+    JsonMethods.compact(JsonMethods.render(loggedArray(session, root, None)._1))
+
+  /**
+   * The logged predicates after `cursorJson` (the `cursor` of an earlier answer; empty: from the
+   * start), as a JSON object: `whole` (true when they are the whole log: no cursor, or it no longer
+   * holds, e.g. the log was compacted), `records` (as [[loggedPredicatesJson]]'s) and `cursor`, to
+   * ask from next time. An optimizer keeping what it read pays for the new queries only.
+   */
+  def loggedPredicatesAfterJson(session: SparkSession, root: String, cursorJson: String): String = {
+    val (records, whole, cursor) = loggedArray(session, root, LogCursor.fromJson(cursorJson))
+    JsonMethods.compact(JsonMethods.render(JObject("whole" -> JBool(whole), "records" -> records,
+      "cursor" -> JString(JsonMethods.compact(JsonMethods.render(cursor.toJson))))))
+  }
+
+  private def loggedArray(session: SparkSession, root: String, from: Option[LogCursor]): (JArray, Boolean, LogCursor) = {
     flushWorkload(session)
-    val logged = WorkloadLogReader.records(session, root)
-      .filter(r => !r.isNullAt(0) && !r.isNullAt(1) && !r.isNullAt(2))
-      .sortBy(_.getLong(0))
-      .map(r => JArray(List(JString(r.getString(2)), JInt(r.getLong(1)), if (r.isNullAt(9)) JNull else JDouble(r.getDouble(9)))))
-    JsonMethods.compact(JsonMethods.render(JArray(logged.toList)))
+    val (whole, rows, cursor) = WorkloadLogReader.after(session, root, from)
+    val records = rows.map(r => JArray(List(JString(r.getString(2)), JInt(r.getLong(1)),
+      if (r.isNullAt(9)) JNull else JDouble(r.getDouble(9)))))
+    (JArray(records.toList), whole, cursor)
   }
 
   /** Each retained commit's version, operation and commit info, oldest first, as a JSON array of

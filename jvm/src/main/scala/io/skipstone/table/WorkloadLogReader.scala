@@ -1,15 +1,19 @@
 package io.skipstone.table
 
 import java.nio.charset.StandardCharsets
+import java.nio.file.Files
+import java.nio.file.attribute.BasicFileAttributes
 import java.util.concurrent.{Callable, Executors}
 
 import scala.io.Source
 import scala.jdk.CollectionConverters._
+import scala.util.Try
 import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileStatus, Path}
+import org.apache.hadoop.fs.{LocalFileSystem, Path}
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.functions.{col, input_file_name}
 import org.apache.spark.sql.types.StructType
 import org.json4s._
 import org.json4s.jackson.JsonMethods
@@ -27,6 +31,15 @@ import org.json4s.jackson.JsonMethods
  * least recently used out), keyed by path, length and modification time: a file still being
  * written, or one replaced, differs in one of them and is read again. Each call then reads only
  * the files added since the last (a listing, and the rows of the new files).
+ *
+ * An optimizer that keeps what it already read asks only for what follows ([[after]]): the
+ * records of the files named after the newest it read, with a [[LogCursor]] to ask from next
+ * time. Past 5,000 files the whole log went to a Spark job at every call (5-17 s at 7,200 files
+ * on a loaded machine); now the driver reads the files it has not cached (a job only when those
+ * are more than 5,000), which for a cursor are the new files of a few dozen queries. The cursor
+ * is valid while the files up to it are exactly those it read (their count and a digest of their
+ * names and lengths: a file removed, added before it, rewritten or still growing changes one) and
+ * no new record is older than the newest it saw; otherwise the answer is the whole log, and says so.
  */
 private[table] object WorkloadLogReader {
   val DriverFileLimit = 5000
@@ -34,6 +47,9 @@ private[table] object WorkloadLogReader {
   private val CachedFiles = 20000
 
   private final case class FileKey(path: String, length: Long, modified: Long)
+
+  /** One file of the log as listed: its name (under the log's directory), length and modification time. */
+  private[table] final case class LogFile(name: String, length: Long, modified: Long)
 
   private val cache = java.util.Collections.synchronizedMap(
     new java.util.LinkedHashMap[FileKey, Seq[Row]](1024, 0.75f, true) {
@@ -43,43 +59,109 @@ private[table] object WorkloadLogReader {
   val Schema: StructType = StructType.fromDDL(WorkloadRecord.Schema)
 
   def frame(session: SparkSession, root: String): DataFrame = {
-    val (conf, files) = listed(session, root)
+    val (conf, dir, files) = listed(session, root)
     if (files.size > DriverFileLimit) byJob(session, root)
-    else session.createDataFrame(read(conf, files).asJava, Schema)
+    else session.createDataFrame(read(conf, dir, files).asJava, Schema)
   }
 
   /** Every record as a row of [[Schema]], in no particular order. */
   def records(session: SparkSession, root: String): Seq[Row] = {
-    val (conf, files) = listed(session, root)
-    if (files.size > DriverFileLimit) byJob(session, root).collect().toSeq else read(conf, files)
+    val (conf, dir, files) = listed(session, root)
+    if (files.size > DriverFileLimit) byJob(session, root).collect().toSeq else read(conf, dir, files)
+  }
+
+  /**
+   * The log's usable records (time, version and predicate present) in the log's order, oldest
+   * first: by time, then by file name, then by line; with `cursor` (from an earlier call) only
+   * those after it when it is still valid. Returns whether the records are the whole log, the
+   * records, and the cursor after them.
+   */
+  def after(session: SparkSession, root: String, cursor: Option[LogCursor]): (Boolean, Seq[Row], LogCursor) = {
+    val (conf, dir, listing) = listed(session, root)
+    val files = listing.sortBy(_.name)
+    val known = cursor.map(c => files.takeWhile(_.name <= c.lastFile)).getOrElse(Seq.empty)
+    val valid = cursor.exists(c => c.files == known.size && c.digest == LogCursor.digest(known))
+    val records = if (valid) ordered(session, conf, dir, files.drop(known.size), whole = false)
+      else ordered(session, conf, dir, files, whole = true)
+    val newest = cursor.filter(_ => valid).map(_.lastTime).getOrElse(Long.MinValue)
+    if (valid && records.headOption.exists(_.getLong(0) < newest)) after(session, root, None) // a record from the past
+    else {
+      val lastTime = (newest +: records.map(_.getLong(0))).max
+      val next = if (files.isEmpty) LogCursor("", 0, 0L, lastTime)
+        else LogCursor(files.last.name, files.size, LogCursor.digest(files), lastTime)
+      (!valid, records, next)
+    }
+  }
+
+  /** The usable records of `files` in the log's order (see [[after]]); `whole` when they are all the log's. */
+  private def ordered(session: SparkSession, conf: Configuration, dir: Path, files: Seq[LogFile],
+                      whole: Boolean): Seq[Row] = {
+    // the driver reads what it has not cached; a Spark job only when that is many files
+    val rows: Seq[(Row, String)] =
+      if (files.count(f => !cache.containsKey(keyOf(dir, f))) > DriverFileLimit) {
+        val source = if (whole) Seq(dir.toString) else files.map(f => new Path(dir, f.name).toString)
+        val listedNames = files.map(_.name).toSet // the job lists anew: keep the files this answer covers
+        session.read.schema(Schema).json(source: _*)
+          .select((Schema.fieldNames.toIndexedSeq.map(col) :+ input_file_name()): _*).collect().toSeq
+          .map(r => (Row.fromSeq(r.toSeq.init), new Path(r.getString(r.length - 1)).getName))
+          .filter { case (_, name) => listedNames.contains(name) }
+      } else files.zip(readEach(conf, dir, files)).flatMap { case (f, rows) => rows.map(r => (r, f.name)) }
+    // a stable sort: lines of one file keep their order
+    rows.filter { case (r, _) => !r.isNullAt(0) && !r.isNullAt(1) && !r.isNullAt(2) }
+      .sortBy { case (r, name) => (r.getLong(0), name) }.map(_._1)
   }
 
   private def byJob(session: SparkSession, root: String): DataFrame =
     session.read.schema(Schema).json(WorkloadLog.dir(root).toString)
 
-  private def listed(session: SparkSession, root: String): (Configuration, Seq[FileStatus]) = {
+  /**
+   * The log's JSON files. On the local file system by Java's own listing: Hadoop's builds a
+   * qualified path and a status per file, 0.2-0.6 s for 7,200 files on a loaded machine, which an
+   * optimizer reading only the newest few dozen paid at every call.
+   */
+  private def listed(session: SparkSession, root: String): (Configuration, Path, Seq[LogFile]) = {
     val dir = WorkloadLog.dir(root)
     val conf = session.sessionState.newHadoopConf()
     val fs = dir.getFileSystem(conf)
-    val files = if (fs.exists(dir)) fs.listStatus(dir).toSeq.filter(s => s.isFile && s.getPath.getName.endsWith(".json"))
-      else Seq.empty
-    (conf, files)
+    val files = fs match {
+      case local: LocalFileSystem =>
+        val path = local.pathToFile(dir).toPath
+        if (!Files.isDirectory(path)) Seq.empty
+        else {
+          val stream = Files.newDirectoryStream(path, "*.json")
+          try stream.asScala.toSeq.flatMap { p =>
+            val attributes = Try(Files.readAttributes(p, classOf[BasicFileAttributes])).toOption // gone meanwhile
+            attributes.filter(_.isRegularFile)
+              .map(a => LogFile(p.getFileName.toString, a.size, a.lastModifiedTime.toMillis))
+          } finally stream.close()
+        }
+      case _ =>
+        if (fs.exists(dir)) fs.listStatus(dir).toSeq.filter(s => s.isFile && s.getPath.getName.endsWith(".json"))
+          .map(s => LogFile(s.getPath.getName, s.getLen, s.getModificationTime))
+        else Seq.empty
+    }
+    (conf, dir, files)
   }
 
-  private def read(conf: Configuration, files: Seq[FileStatus]): Seq[Row] = {
-    val keyed = files.map(f => (f.getPath, FileKey(f.getPath.toString, f.getLen, f.getModificationTime)))
+  private def keyOf(dir: Path, f: LogFile): FileKey = FileKey(s"$dir/${f.name}", f.length, f.modified)
+
+  private def read(conf: Configuration, dir: Path, files: Seq[LogFile]): Seq[Row] = readEach(conf, dir, files).flatten
+
+  /** The rows of each file, in the order of `files`. */
+  private def readEach(conf: Configuration, dir: Path, files: Seq[LogFile]): Seq[Seq[Row]] = {
+    val keyed = files.map(f => (f, keyOf(dir, f)))
     val missing = keyed.filterNot { case (_, key) => cache.containsKey(key) }
     if (missing.nonEmpty) {
       val pool = Executors.newFixedThreadPool(math.min(Threads, missing.size))
       try {
-        val tasks = missing.map { case (path, key) =>
-          new Callable[Unit] { def call(): Unit = cache.put(key, rowsOf(conf, path)) }
+        val tasks = missing.map { case (f, key) =>
+          new Callable[Unit] { def call(): Unit = cache.put(key, rowsOf(conf, new Path(dir, f.name))) }
         }
         pool.invokeAll(tasks.asJava).asScala.foreach(_.get())
       } finally pool.shutdown()
     }
     // a file evicted between the put and here (more than CachedFiles new ones) is read again
-    keyed.flatMap { case (path, key) => Option(cache.get(key)).getOrElse(rowsOf(conf, path)) }
+    keyed.map { case (f, key) => Option(cache.get(key)).getOrElse(rowsOf(conf, new Path(dir, f.name))) }
   }
 
   private def rowsOf(conf: Configuration, file: Path): Seq[Row] = {
@@ -112,5 +194,32 @@ private[table] object WorkloadLogReader {
       Row(long("time"), long("version"), string("predicate"), long("files_read"), long("files_total"),
         long("bytes_read"), long("bytes_total"), double("duration_ms"), string("application"), double("read_share"))
     }
+  }
+}
+
+/**
+ * Where a reader of the workload log stopped: the newest file it read (by name, which starts
+ * with the millisecond it was written), how many files up to that one, a digest of their names
+ * and lengths, and the newest record's time. Python keeps it as the JSON text [[toJson]] gives.
+ */
+private[table] final case class LogCursor(lastFile: String, files: Int, digest: Long, lastTime: Long) {
+  def toJson: JValue = JObject("file" -> JString(lastFile), "files" -> JInt(files), "digest" -> JString(digest.toString),
+    "time" -> JString(lastTime.toString))
+}
+
+private[table] object LogCursor {
+  /** Order-free, so that the files may come in any order; a 64-bit mix of each name and length. */
+  def digest(files: Seq[WorkloadLogReader.LogFile]): Long = files.map { f =>
+    val key = s"${f.name}/${f.length}"
+    (scala.util.hashing.MurmurHash3.stringHash(key).toLong << 32) ^ (key.hashCode.toLong & 0xffffffffL)
+  }.sum
+
+  /** The cursor of [[toJson]]'s text; None for an empty or unreadable text (then the whole log is read). */
+  def fromJson(text: String): Option[LogCursor] = Option(text).filter(_.nonEmpty).flatMap { t =>
+    try {
+      val fields = JsonMethods.parse(t).asInstanceOf[JObject].obj.toMap
+      Some(LogCursor(fields("file").asInstanceOf[JString].s, fields("files").asInstanceOf[JInt].num.toInt,
+        fields("digest").asInstanceOf[JString].s.toLong, fields("time").asInstanceOf[JString].s.toLong))
+    } catch { case NonFatal(_) => None }
   }
 }
