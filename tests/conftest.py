@@ -88,6 +88,12 @@ def normalized(rows: list[Any]) -> list[tuple[Any, ...]]:
     return sorted((tuple(cell(v) for v in r) for r in rows), key=repr)
 
 
+def only_dataset(stats: skipstone.QueryStats) -> skipstone.DatasetStats:
+    """The stats of the one dataset a query read."""
+    assert len(stats.per_dataset) == 1
+    return stats.per_dataset[0]
+
+
 def run_both_ways(spark: Any, sql: str, parquet_pushdown: bool = True) -> tuple[list[tuple[Any, ...]], skipstone.QueryStats]:
     """Run ``sql`` without any skipping (reference) and with Skipstone; assert equal results.
 

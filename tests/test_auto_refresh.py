@@ -9,7 +9,7 @@ import threading
 import pyarrow as pa
 import pytest
 
-from conftest import normalized, run_both_ways
+from conftest import normalized, only_dataset, run_both_ways
 from datasets import clustered_table, write_clustered, write_file
 import skipstone
 from skipstone import MinMax, Skipstone, SkipstoneError
@@ -23,11 +23,6 @@ def events(tmp_path) -> str:
 
 def query(root: str, predicate: str) -> str:
     return f"SELECT k FROM parquet.`{root}` WHERE {predicate}"
-
-
-def only(stats: skipstone.QueryStats) -> skipstone.DatasetStats:
-    assert len(stats.per_dataset) == 1
-    return stats.per_dataset[0]
 
 
 def version(spark, root: str) -> int:
@@ -49,7 +44,7 @@ def test_auto_refresh_is_off_by_default(spark, events):
     append(events, 10, 7000)
     for _ in range(2):
         _, stats = run_both_ways(spark, query(events, "k = 7005"))
-        assert only(stats).files_unindexed == 1
+        assert only_dataset(stats).files_unindexed == 1
     await_refreshes(spark)
     assert version(spark, events) == before
     assert Skipstone.for_path(spark, events).describe().collect()[0]["auto_refresh"] is None
@@ -61,12 +56,12 @@ def test_a_query_indexes_new_files_and_the_next_query_skips_them(spark, events):
     append(events, 10, 7000)
     rows, stats = run_both_ways(spark, query(events, "k = 5"))
     assert rows == [(5,)]
-    assert only(stats).files_unindexed == 1, "the query that finds the new file reads it"
-    assert any("1 new files were read while an automatic refresh indexes them" in u for u in only(stats).unanswered)
+    assert only_dataset(stats).files_unindexed == 1, "the query that finds the new file reads it"
+    assert any("1 new files were read while an automatic refresh indexes them" in u for u in only_dataset(stats).unanswered)
     await_refreshes(spark)
     assert version(spark, events) == before + 1
     _, stats = run_both_ways(spark, query(events, "k = 5"))
-    assert (only(stats).files_skipped, only(stats).files_unindexed) == (10, 0)
+    assert (only_dataset(stats).files_skipped, only_dataset(stats).files_unindexed) == (10, 0)
     await_refreshes(spark)
     assert version(spark, events) == before + 1, "nothing new: no further refresh"
 
@@ -76,8 +71,8 @@ def test_a_query_that_may_wait_skips_with_the_refresh_it_started(spark, events):
     append(events, 10, 7000)
     rows, stats = run_both_ways(spark, query(events, "k = 5"))
     assert rows == [(5,)]
-    assert (only(stats).files_skipped, only(stats).files_unindexed) == (10, 0)
-    assert any("found 1 new files and skipped with metadata version" in u for u in only(stats).unanswered)
+    assert (only_dataset(stats).files_skipped, only_dataset(stats).files_unindexed) == (10, 0)
+    assert any("found 1 new files and skipped with metadata version" in u for u in only_dataset(stats).unanswered)
 
 
 def test_one_refresh_indexes_at_most_max_files(spark, events):
@@ -85,9 +80,9 @@ def test_one_refresh_indexes_at_most_max_files(spark, events):
     for i in range(3):
         append(events, 10 + i, 7000 + 100 * i)
     _, stats = run_both_ways(spark, query(events, "k = 5"))
-    assert (only(stats).files_skipped, only(stats).files_unindexed) == (11, 1)
+    assert (only_dataset(stats).files_skipped, only_dataset(stats).files_unindexed) == (11, 1)
     _, stats = run_both_ways(spark, query(events, "k = 5"))
-    assert (only(stats).files_skipped, only(stats).files_unindexed) == (12, 0)
+    assert (only_dataset(stats).files_skipped, only_dataset(stats).files_unindexed) == (12, 0)
 
 
 def test_auto_refresh_of_a_partial_index_marks_new_files_outside_its_where(spark, events):
@@ -95,7 +90,7 @@ def test_auto_refresh_of_a_partial_index_marks_new_files_outside_its_where(spark
     append(events, 10, 7000)   # inside
     append(events, 11, 20)     # outside
     _, stats = run_both_ways(spark, query(events, "k = 7005"))
-    assert (only(stats).files_skipped, only(stats).files_outside_where, only(stats).files_unindexed) == (5, 6, 0)
+    assert (only_dataset(stats).files_skipped, only_dataset(stats).files_outside_where, only_dataset(stats).files_unindexed) == (5, 6, 0)
     settled = version(spark, events)
     run_both_ways(spark, query(events, "k = 7005"))
     await_refreshes(spark)
@@ -115,7 +110,7 @@ def test_sql_turns_auto_refresh_on(spark, events):
               "WITH (auto_refresh = true, auto_refresh_max_seconds = 120)")
     append(events, 10, 7000)
     _, stats = run_both_ways(spark, query(events, "k = 7005"))
-    assert (only(stats).files_skipped, only(stats).files_unindexed) == (8, 0)
+    assert (only_dataset(stats).files_skipped, only_dataset(stats).files_unindexed) == (8, 0)
 
 
 @pytest.mark.parametrize("options, message", [
@@ -170,4 +165,4 @@ def test_concurrent_queries_with_auto_refresh_answer_right_and_leave_consistent_
         run_both_ways(spark, query(events, "k = 7005"))
         await_refreshes(spark)
     _, stats = run_both_ways(spark, query(events, "k = 7005"))
-    assert (only(stats).files_unindexed, only(stats).files_skipped) == (0, 15)
+    assert (only_dataset(stats).files_unindexed, only_dataset(stats).files_skipped) == (0, 15)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import skipstone
-from conftest import normalized, run_both_ways
+from conftest import normalized, only_dataset, run_both_ways
 from skipstone import MinMax, Skipstone, SkipstoneError, ValueList
 
 KEYS = {name: base64.b64encode(bytes([n]) * 16).decode() for n, name in enumerate(
@@ -77,7 +77,7 @@ def query(root: str, where: str) -> str:
     return f"SELECT id, city, temp FROM parquet.`{root}` WHERE {where}"
 
 
-def only(stats: skipstone.QueryStats) -> skipstone.DatasetStats:
+def only_dataset(stats: skipstone.QueryStats) -> skipstone.DatasetStats:
     (dataset,) = stats.per_dataset
     return dataset
 
@@ -94,19 +94,19 @@ def test_a_session_with_every_key_skips_as_the_plaintext_index_does(owner, weath
         rows_enc, enc = run_both_ways(owner, query(weather, where))
         rows_plain, plain = run_both_ways(owner, query(plain_twin, where))
         assert rows_enc == rows_plain
-        assert only(enc).files_skipped == only(plain).files_skipped > 0
-        assert only(enc).unanswered == only(plain).unanswered
+        assert only_dataset(enc).files_skipped == only_dataset(plain).files_skipped > 0
+        assert only_dataset(enc).unanswered == only_dataset(plain).unanswered
 
 
 def test_a_session_with_one_index_key_uses_it_and_says_why_it_cannot_use_the_other(spark_context_session, owner, weather):
     temp_only = keyed(spark_context_session, "k_footer", "k_temp")
     _, on_temp = run_both_ways(temp_only, query(weather, "temp > 1065"))
     _, expected = run_both_ways(owner, query(weather, "temp > 1065"))
-    assert only(on_temp).files_skipped == only(expected).files_skipped > 0
+    assert only_dataset(on_temp).files_skipped == only_dataset(expected).files_skipped > 0
     _, on_city = run_both_ways(temp_only, query(weather, "city = 'city03'"))
-    assert only(on_city).files_skipped == 0
-    assert missing(CITY, "k_city") in only(on_city).unanswered
-    assert CITY not in only(on_city).skipped_by_index
+    assert only_dataset(on_city).files_skipped == 0
+    assert missing(CITY, "k_city") in only_dataset(on_city).unanswered
+    assert CITY not in only_dataset(on_city).skipped_by_index
 
 
 def test_sessions_without_the_footer_key_or_any_key_read_everything_and_answer_right(spark_context_session, weather):
@@ -114,19 +114,19 @@ def test_sessions_without_the_footer_key_or_any_key_read_everything_and_answer_r
         session = keyed(spark_context_session, *held)
         found, stats = run_both_ways(session, query(weather, "city = 'city03' AND temp > 1030"))
         assert len(found) == 50
-        assert only(stats).files_skipped == 0 and only(stats).files_unindexed == only(stats).files_total
+        assert only_dataset(stats).files_skipped == 0 and only_dataset(stats).files_unindexed == only_dataset(stats).files_total
         assert f"MinMax(temp) not used: the metadata's footer key 'k_footer' is not available to this session" \
-            in only(stats).unanswered
+            in only_dataset(stats).unanswered
 
 
 def test_a_wrong_key_under_the_right_id_is_no_key(spark_context_session, weather):
     wrong_city = keyed(spark_context_session, "k_footer", "k_temp", wrong=("k_city",))
     found, stats = run_both_ways(wrong_city, query(weather, "city = 'city03'"))
-    assert len(found) == 50 and only(stats).files_skipped == 0
-    assert missing(CITY, "k_city") in only(stats).unanswered
+    assert len(found) == 50 and only_dataset(stats).files_skipped == 0
+    assert missing(CITY, "k_city") in only_dataset(stats).unanswered
     wrong_footer = keyed(spark_context_session, "k_temp", "k_city", wrong=("k_footer",))
     _, stats = run_both_ways(wrong_footer, query(weather, "temp > 1065"))
-    assert only(stats).files_skipped == 0
+    assert only_dataset(stats).files_skipped == 0
 
 
 def test_the_cache_never_hands_one_sessions_decrypted_metadata_to_a_session_without_the_key(
@@ -135,7 +135,7 @@ def test_the_cache_never_hands_one_sessions_decrypted_metadata_to_a_session_with
     city = query(weather, "city = 'city03'")
     for session, skips in [(owner, True), (temp_only, False), (owner, True), (temp_only, False)]:
         _, stats = run_both_ways(session, city)
-        assert (only(stats).files_skipped > 0) == skips
+        assert (only_dataset(stats).files_skipped > 0) == skips
     cached = json.loads(spark_context_session._jvm.io.skipstone.metadata.MetadataCache.describe())
     held = [set(v["bytesByIndex"]) for v in cached["versions"] if weather in v["dir"]]
     # one copy per access: the one-key session's copy holds no column of the index it cannot open
@@ -179,15 +179,15 @@ def test_rotating_keys_republishes_the_metadata_and_answers_stay_right(spark_con
     dataset.build(MinMax("temp").encrypted_with("k_temp"), ValueList("city"), footer_key="k_footer")
     old_keys, new_keys = keyed(spark_context_session, "k_footer", "k_temp"), keyed(spark_context_session, "k_footer_2", "k_temp_2")
     where = query(root, "temp > 1065 AND city >= 'city05'")
-    assert only(run_both_ways(old_keys, where)[1]).files_skipped > 0
+    assert only_dataset(run_both_ways(old_keys, where)[1]).files_skipped > 0
     dataset.rotate_keys({MinMax("temp"): "k_temp_2"}, footer_key="k_footer_2")
     described = {r["index"]: (r["key"], r["footer_key"]) for r in dataset.describe().collect()}
     assert described == {"MinMax(temp)": ("k_temp_2", "k_footer_2"), CITY: (None, "k_footer_2")}
     _, stats = run_both_ways(old_keys, where)
-    assert only(stats).files_skipped == 0
+    assert only_dataset(stats).files_skipped == 0
     _, stats = run_both_ways(new_keys, where)
-    assert only(stats).files_skipped > 0
-    assert only(stats).skipped_by_index["MinMax(temp)"] > 0
+    assert only_dataset(stats).files_skipped > 0
+    assert only_dataset(stats).skipped_by_index["MinMax(temp)"] > 0
 
 
 def test_changing_the_index_needs_every_key_of_its_metadata(spark_context_session, weather):
@@ -215,7 +215,7 @@ def test_sql_encrypts_each_index_with_its_key_and_describe_shows_the_keys(owner,
     assert [tuple(r) for r in described.collect()] == [("MinMax(temp)", "k_temp", "k_footer", files),
                                                         ("ValueList(city, max_size=20)", None, "k_footer", files)]
     _, stats = run_both_ways(owner, query(root, "temp > 1065"))
-    assert only(stats).files_skipped > 0
+    assert only_dataset(stats).files_skipped > 0
 
 
 # -- data whose Parquet files are encrypted ---------------------------------------------------
@@ -241,7 +241,7 @@ def test_an_index_on_an_encrypted_data_column_takes_the_columns_key(owner, patie
     dataset.build(MinMax("ssn"), MinMax("age"), footer_key="k_footer")
     assert {r["index"]: r["key"] for r in dataset.describe().collect()} == {"MinMax(ssn)": "k_ssn", "MinMax(age)": None}
     _, stats = run_both_ways(owner, f"SELECT id FROM parquet.`{patients}` WHERE ssn = '103-00-0080'")
-    assert only(stats).files_skipped > 0
+    assert only_dataset(stats).files_skipped > 0
 
 
 def test_an_index_on_an_encrypted_data_column_under_another_key_or_none_known_is_refused(owner, patients):
@@ -274,7 +274,7 @@ def test_encryption_settings_of_a_read_are_never_recorded_nor_compared(spark_con
     assert secret not in open(index_json).read()
     another = keyed(spark_context_session, "k_footer", "k_temp")
     _, stats = run_both_ways(another, query(root, "temp > 1065"))
-    assert only(stats).files_skipped > 0
+    assert only_dataset(stats).files_skipped > 0
 
 
 # -- skipping instead of revealing partitions (paper III-C) ----------------------------------
@@ -289,7 +289,7 @@ def test_a_sensitive_column_laid_out_by_skipping_appears_in_no_path_nor_plaintex
      .parquet(root))
     Skipstone.for_dataframe(declared_region(owner, root)).build(ValueList("region"), footer_key="k_footer")
     found, stats = run_both_ways(owner, f"SELECT id FROM parquet.`{root}` WHERE region = 'geneva-lake'")
-    assert len(found) == 100 and only(stats).files_skipped == 3
+    assert len(found) == 100 and only_dataset(stats).files_skipped == 3
     paths = [os.path.join(folder, name) for folder, dirs, names in os.walk(root) for name in dirs + names]
     blobs = b"".join(open(p, "rb").read() for p in paths if os.path.isfile(p))
     for region in regions:

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import run_both_ways
+from conftest import only_dataset, run_both_ways
 from datasets import FILES, ROWS, clustered_table, write_clustered, write_file
 import skipstone
 from skipstone import MinMax, Skipstone, SkipstoneError, ValueList
@@ -25,11 +25,6 @@ def events(tmp_path) -> str:
 
 def query(root: str, predicate: str) -> str:
     return f"SELECT k, s FROM parquet.`{root}` WHERE {predicate}"
-
-
-def only(stats: skipstone.QueryStats) -> skipstone.DatasetStats:
-    assert len(stats.per_dataset) == 1
-    return stats.per_dataset[0]
 
 
 def index_json(spark, root: str) -> dict:
@@ -57,12 +52,12 @@ def test_files_outside_the_where_are_read_with_the_reason(spark, events):
     Skipstone.for_path(spark, events).build(MinMax("k"), where="k >= 500")
     rows, stats = run_both_ways(spark, query(events, "k = 720"))
     assert [r[0] for r in rows] == [720]
-    d = only(stats)
+    d = only_dataset(stats)
     assert (d.files_skipped, d.files_outside_where, d.files_unindexed) == (4, 5, 0)
     assert any("5 files outside the partial index's WHERE (k >= 500) were read" in u for u in d.unanswered), d.unanswered
     # a query below the WHERE's range finds no summary to skip with, and still answers right
     rows, stats = run_both_ways(spark, query(events, "k = 120"))
-    assert [r[0] for r in rows] == [120] and only(stats).files_skipped == 5
+    assert [r[0] for r in rows] == [120] and only_dataset(stats).files_skipped == 5
 
 
 def test_a_partial_index_answers_like_skipping_off_for_random_predicates(spark, events):
@@ -79,7 +74,7 @@ def test_a_partial_index_answers_like_skipping_off_for_random_predicates(spark, 
                 f"x < {lo / 10} AND cat = 'c{rng.randrange(7)}'", f"k > {lo} OR cat = 'c9'"])
             # x holds NaN, which Parquet footers leave out: Spark's own pushdown is off on both sides
             _, stats = run_both_ways(spark, query(events, predicate), parquet_pushdown=False)
-            d = only(stats)
+            d = only_dataset(stats)
             assert d.files_outside_where == FILES - len(inside), (where, predicate)
             assert d.files_skipped <= len(inside), (where, predicate)
 
@@ -98,7 +93,7 @@ def test_sql_creates_a_partial_index(spark, events):
               f"WHERE s LIKE '%with%' OR (k >= 900 AND cat IN ('c1', 'c2'))")
     assert index_json(spark, events)["where"] == "s LIKE '%with%' OR (k >= 900 AND cat IN ('c1', 'c2'))"
     _, stats = run_both_ways(spark, query(events, "k = 950"))
-    assert (only(stats).files_outside_where, only(stats).files_skipped) == (9, 0)
+    assert (only_dataset(stats).files_outside_where, only_dataset(stats).files_skipped) == (9, 0)
 
 
 def test_only_a_partial_index_is_written_in_format_version_2(spark, events):
@@ -117,14 +112,14 @@ def test_refresh_keeps_the_where_and_judges_new_files_by_it(spark, events):
     rows = metadata_rows(spark, events)
     assert rows["part-00010.parquet"]["outside_where"] is False and rows["part-00011.parquet"]["outside_where"] is True
     _, stats = run_both_ways(spark, query(events, "k = 1250"))
-    assert (only(stats).files_skipped, only(stats).files_outside_where, only(stats).files_unindexed) == (5, 6, 0)
+    assert (only_dataset(stats).files_skipped, only_dataset(stats).files_outside_where, only_dataset(stats).files_unindexed) == (5, 6, 0)
 
 
 def test_an_empty_file_is_skipped_not_read_as_outside(spark, events):
     pq.write_table(clustered_table(0).slice(0, 0), os.path.join(events, "part-00099.parquet"))
     Skipstone.for_path(spark, events).build(MinMax("k"), where="k >= 500")
     _, stats = run_both_ways(spark, query(events, "k = 720"))
-    assert (only(stats).files_skipped, only(stats).files_outside_where) == (5, 5)
+    assert (only_dataset(stats).files_skipped, only_dataset(stats).files_outside_where) == (5, 5)
 
 
 @pytest.mark.parametrize("where, message", [
@@ -164,7 +159,7 @@ def test_the_sql_where_ends_at_a_with_outside_quotes_parentheses_and_comments(sp
         "s <> 'a WITH b' /* WITH ( */ AND (k >= 900 OR `cat` = \"WITH\") -- WITH"
     assert "autoRefresh" not in index_json(spark, events)
     _, stats = run_both_ways(spark, query(events, "k = 950"))
-    assert (only(stats).files_outside_where, only(stats).files_skipped) == (9, 0)
+    assert (only_dataset(stats).files_outside_where, only_dataset(stats).files_skipped) == (9, 0)
 
 
 def test_metadata_evaluated_with_spark_reads_the_files_outside_the_where_too(spark, events):
@@ -174,9 +169,9 @@ def test_metadata_evaluated_with_spark_reads_the_files_outside_the_where_too(spa
     try:
         for predicate in ("k = 720", "k = 120", "k IS NULL", "k IS NOT NULL AND cat = 'c3'", "NOT (k < 1000)"):
             _, stats = run_both_ways(spark, query(events, predicate))
-            assert only(stats).files_skipped <= 5, predicate
+            assert only_dataset(stats).files_skipped <= 5, predicate
         _, stats = run_both_ways(spark, query(events, "k = 720"))
-        assert only(stats).files_skipped == 4
+        assert only_dataset(stats).files_skipped == 4
         cache = json.loads(spark._jvm.io.skipstone.metadata.MetadataCache.describe())
         assert [v["distributed"] for v in cache["versions"]] == [True]
     finally:
