@@ -11,7 +11,6 @@ import pytest
 
 from conftest import normalized, only_dataset, run_both_ways
 from datasets import clustered_table, write_clustered, write_file
-import skipstone
 from skipstone import MinMax, Skipstone, SkipstoneError
 
 

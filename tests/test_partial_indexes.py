@@ -13,7 +13,6 @@ import pytest
 
 from conftest import only_dataset, run_both_ways
 from datasets import FILES, ROWS, clustered_table, write_clustered, write_file
-import skipstone
 from skipstone import MinMax, Skipstone, SkipstoneError, ValueList
 
 
