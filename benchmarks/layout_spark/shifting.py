@@ -46,7 +46,10 @@ from dataclasses import asdict
 from typing import Any, Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+# after PYTHONPATH, not before it: the peers' runtime (peer_runtime.py) puts there the copy of the
+# package that holds the jar of its Spark, which this checkout's python/ lacks
+if os.path.join(ROOT, "python") not in sys.path:
+    sys.path.append(os.path.join(ROOT, "python"))
 RESULTS = os.path.join(ROOT, "benchmarks", "layout_spark", "results")
 SELECT = "count(*), sum(l_extendedprice * (1 - l_discount))"
 
