@@ -61,7 +61,7 @@ object BuildSource {
 
   val DeltaFormat = "delta"
   val IcebergFormat = "iceberg"
-  /** Formats of tables whose own metadata lists their files (io.skipstone.sources.TableFormats). */
+  /** Formats of tables whose own metadata lists their files (TableFormats, in the sources package). */
   val TableFormats: Set[String] = Set(DeltaFormat, IcebergFormat)
 
   def apply(root: String, format: String, options: Map[String, String], table: Option[String],
