@@ -335,10 +335,12 @@ class ManagedTable:
         data files that versions replaced, files of writers that died before committing,
         skipping-metadata versions and samples no retained version uses, and old staging
         directories. A version is retained while it is the newest or was the newest less than
-        ``retention_hours`` ago (default: the table's ``vacuum.retentionHours``, 168).
+        ``retention_hours`` ago (default: the table's ``vacuum.retentionHours``, 168). The
+        workload log's files are merged into one once a hundred are older than a minute, without
+        its records older than ``workloadLog.retentionDays``.
 
         Returns one row per path deleted (or, with ``dry_run``, that would be): path, kind
-        (data, orphan, metadata, sample, staging), size. A retention under the table's is
+        (data, absorbed, orphan, metadata, sample, staging, lease, workload), size. A retention under the table's is
         refused unless ``force``: queries or readers still on an older version would lose files.
         Files other writers dropped into the table's directory are never deleted, and nothing
         outside the table's root is ever touched. See docs/maintenance.md.

@@ -62,6 +62,8 @@ object TableSettings {
       "(set both in one change): a plain vacuum then deletes at that retention")
   val WorkloadLogEnabled = Setting("workloadLog.enabled", Bool, "true",
     "`false`: queries on this table are not logged, from any session")
+  val WorkloadLogRetentionDays = Setting("workloadLog.retentionDays", Number(0), "30",
+    "each vacuum compacts the workload log into one file and drops its records older than this many days")
   val FileBytes = Setting("cost.fileBytes", Optional(Number(0)), "",
     "what opening a file costs, in bytes read (`SparkCost.file_bytes`); unset: the library's calibration")
   val JobBytes = Setting("cost.jobBytes", Optional(Number(0)), "",
@@ -73,7 +75,7 @@ object TableSettings {
 
   /** Every settable key, in the order the docs list them. */
   val All: Seq[Setting[_]] = Seq(Strategies, BatchBytes, UnindexedFromMillis, Auto, RetentionHours, RetentionCheck,
-    WorkloadLogEnabled, FileBytes, JobBytes, WriteMultiplier, CalibratedAt)
+    WorkloadLogEnabled, WorkloadLogRetentionDays, FileBytes, JobBytes, WriteMultiplier, CalibratedAt)
 
   val Defaults: Map[String, String] = All.map(s => s.key -> s.default).toMap
 

@@ -5,6 +5,7 @@ import java.util.UUID
 
 import scala.jdk.CollectionConverters._
 import scala.util.Try
+import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
@@ -30,14 +31,16 @@ import io.skipstone.metadata.{DirectoryListing, MetadataCache, MetadataStore, Pa
  *  - `metadata`: skipping-metadata versions no retained version records, published before the
  *    retention;
  *  - `sample`: layout samples no retained version uses, older than the retention;
- *  - `staging`: staging directories of operations and metadata builds older than the retention.
+ *  - `staging`: staging directories of operations and metadata builds older than the retention;
+ *  - `workload`: the workload log's files, once compacted into one ([[WorkloadLogCompaction]]),
+ *    which also drops records older than `workloadLog.retentionDays`.
  * Files dropped into the root by other writers are table data (the unindexed revision), never
  * deleted before absorbed (and only while they hold the bytes absorbed). Writers in flight hold
  * leases ([[WriterLeases]]) that every vacuum honours, forced or not: their read version and
  * what they made since they started are kept. The list is written as a deletion intent before anything is deleted; a vacuum
  * that finds an intent finishes it first, re-checking every path against the log.
  */
-object Vacuum {
+object Vacuum extends org.apache.spark.internal.Logging {
   import TableSettings.{DefaultRetentionHours, RetentionCheck, RetentionHours}
   /** A file's modification time may trail the lease that covers it by this much (coarse clocks). */
   private val LeaseSlackMillis = 2000L
@@ -89,7 +92,28 @@ object Vacuum {
         MetadataCache.invalidate(session, root)
         planned
       }
-    session.createDataFrame(rows.map(c => Row(c.path.toString, c.kind, c.size)).asJava, Schema)
+    val compacted = compactWorkloadLog(session, root, latest, dryRun)
+    session.createDataFrame((rows ++ compacted).map(c => Row(c.path.toString, c.kind, c.size)).asJava, Schema)
+  }
+
+  /**
+   * The workload log's files a compaction replaces (and, dry, would): the log is the policies'
+   * evidence, not table data, so a failure is warned about and leaves the vacuum's result as it is.
+   */
+  private def compactWorkloadLog(session: SparkSession, root: String, latest: Snapshot,
+                                 dryRun: Boolean): Seq[Candidate] = {
+    val days = TableSettings.WorkloadLogRetentionDays.read(latest.properties, root)
+    try {
+      val done = WorkloadLogCompaction.run(session, root, Some((days * 86400000.0).toLong),
+        System.currentTimeMillis(), dryRun)
+      val dir = WorkloadLog.dir(root)
+      (done.replaced ++ done.leftovers).map(f => Candidate(new Path(dir, f.name), "workload", f.length))
+    } catch {
+      case e: InjectedFailure => throw e
+      case NonFatal(e) =>
+        logWarning(s"Skipstone: vacuum of $root could not compact its workload log", e)
+        Nil
+    }
   }
 
   private def newest(conf: Configuration, root: String): Snapshot =

@@ -13,7 +13,7 @@ import scala.util.control.NonFatal
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{LocalFileSystem, Path}
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
-import org.apache.spark.sql.functions.{col, input_file_name}
+import org.apache.spark.sql.functions.{col, input_file_name, regexp_extract}
 import org.apache.spark.sql.types.StructType
 import org.json4s._
 import org.json4s.jackson.JsonMethods
@@ -40,6 +40,10 @@ import org.json4s.jackson.JsonMethods
  * is valid while the files up to it are exactly those it read (their count and a digest of their
  * names and lengths: a file removed, added before it, rewritten or still growing changes one) and
  * no new record is older than the newest it saw; otherwise the answer is the whole log, and says so.
+ *
+ * A compacted log ([[WorkloadLogCompaction]]) has files `0-compacted-<n>.json` whose first line
+ * names the files they replace: every answer here leaves those out, whether they are deleted yet
+ * or not, so that each record is read once.
  */
 private[table] object WorkloadLogReader {
   val DriverFileLimit = 5000
@@ -51,6 +55,37 @@ private[table] object WorkloadLogReader {
   /** One file of the log as listed: its name (under the log's directory), length and modification time. */
   private[table] final case class LogFile(name: String, length: Long, modified: Long)
 
+  /**
+   * The log's files as listed (`all`), what each compacted one replaces (`headers`, by its name)
+   * and the files an answer reads (`live`): all less those replaced.
+   */
+  private[table] final case class Listing(conf: Configuration, dir: Path, all: Seq[LogFile],
+                                          headers: Map[String, Seq[String]]) {
+    val replaced: Set[String] = headers.values.flatten.toSet
+    def live: Seq[LogFile] = all.filterNot(f => replaced.contains(f.name))
+  }
+
+  private val CompactedFile = """0-compacted-(\d{20})\.json""".r
+  private val HeaderField = "compacted"
+
+  /** The name of the compacted file of `generation`. */
+  private[table] def compactedName(generation: Long): String = f"0-compacted-$generation%020d.json"
+
+  /** The generation of a compacted file's name; None for other files. */
+  private[table] def generationOf(name: String): Option[Long] = name match {
+    case CompactedFile(generation) => Some(generation.toLong)
+    case _ => None
+  }
+
+  /** Whether a parsed line is a compacted file's header, not a record. */
+  private[table] def isHeader(o: JObject): Boolean = o.obj.exists(_._1 == HeaderField)
+
+  /** The compacted files' headers: written once, so read once per JVM. */
+  private val headerCache = java.util.Collections.synchronizedMap(
+    new java.util.LinkedHashMap[FileKey, Seq[String]](16, 0.75f, true) {
+      override def removeEldestEntry(eldest: java.util.Map.Entry[FileKey, Seq[String]]): Boolean = size() > 1000
+    })
+
   private val cache = java.util.Collections.synchronizedMap(
     new java.util.LinkedHashMap[FileKey, Seq[Row]](1024, 0.75f, true) {
       override def removeEldestEntry(eldest: java.util.Map.Entry[FileKey, Seq[Row]]): Boolean = size() > CachedFiles
@@ -60,14 +95,14 @@ private[table] object WorkloadLogReader {
 
   def frame(session: SparkSession, root: String): DataFrame = {
     val (conf, dir, files) = listed(session, root)
-    if (files.size > DriverFileLimit) byJob(session, root)
+    if (files.size > DriverFileLimit) byJob(session, dir, files)
     else session.createDataFrame(read(conf, dir, files).asJava, Schema)
   }
 
   /** Every record as a row of [[Schema]], in no particular order. */
   def records(session: SparkSession, root: String): Seq[Row] = {
     val (conf, dir, files) = listed(session, root)
-    if (files.size > DriverFileLimit) byJob(session, root).collect().toSeq else read(conf, dir, files)
+    if (files.size > DriverFileLimit) byJob(session, dir, files).collect().toSeq else read(conf, dir, files)
   }
 
   /**
@@ -111,8 +146,15 @@ private[table] object WorkloadLogReader {
       .sortBy { case (r, name) => (r.getLong(0), name) }.map(_._1)
   }
 
-  private def byJob(session: SparkSession, root: String): DataFrame =
-    session.read.schema(Schema).json(WorkloadLog.dir(root).toString)
+  /** The records of `files` by a Spark job: the directory read whole, the other files left out. */
+  private def byJob(session: SparkSession, dir: Path, files: Seq[LogFile]): DataFrame = {
+    val names = files.map(_.name)
+    session.read.schema(Schema).json(dir.toString)
+      .where(regexp_extract(input_file_name(), "[^/]*$", 0).isin(names: _*))
+      // a line that is no record (a compacted file's header, a torn line) reads as all nulls:
+      // the driver's reader skips those lines
+      .where(Schema.fieldNames.map(col(_).isNotNull).reduce(_ || _))
+  }
 
   /**
    * The log's JSON files. On the local file system by Java's own listing: Hadoop's builds a
@@ -120,6 +162,38 @@ private[table] object WorkloadLogReader {
    * optimizer reading only the newest few dozen paid at every call.
    */
   private def listed(session: SparkSession, root: String): (Configuration, Path, Seq[LogFile]) = {
+    val found = listing(session, root)
+    (found.conf, found.dir, found.live)
+  }
+
+  /** The log's files, and what its compacted files replace. */
+  private[table] def listing(session: SparkSession, root: String): Listing = {
+    val (conf, dir, files) = listedAll(session, root)
+    val headers = files.flatMap { f =>
+      generationOf(f.name).map(_ => f.name -> headerOf(conf, dir, f))
+    }.toMap
+    Listing(conf, dir, files, headers)
+  }
+
+  /** The names a compacted file's first line says it replaces (none when the line is unreadable). */
+  private def headerOf(conf: Configuration, dir: Path, f: LogFile): Seq[String] = {
+    val key = keyOf(dir, f)
+    Option(headerCache.get(key)).getOrElse {
+      val in = new Path(dir, f.name).getFileSystem(conf).open(new Path(dir, f.name))
+      val first = try Option(new java.io.BufferedReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8))
+        .readLine()) finally in.close()
+      val names = first.flatMap(line => Try(JsonMethods.parse(line)).toOption).toSeq.flatMap { json =>
+        (json \ HeaderField \ "replaces") match {
+          case JArray(values) => values.collect { case JString(n) => n }
+          case _ => Nil
+        }
+      }
+      headerCache.put(key, names)
+      names
+    }
+  }
+
+  private def listedAll(session: SparkSession, root: String): (Configuration, Path, Seq[LogFile]) = {
     val dir = WorkloadLog.dir(root)
     val conf = session.sessionState.newHadoopConf()
     val fs = dir.getFileSystem(conf)
@@ -173,7 +247,7 @@ private[table] object WorkloadLogReader {
   /** One logged record as a row of [[Schema]]; None when the line is not a JSON object. */
   private[table] def row(line: String): Option[Row] = {
     val parsed = try JsonMethods.parseOpt(line) catch { case NonFatal(_) => None }
-    parsed.collect { case o: JObject =>
+    parsed.collect { case o: JObject if !isHeader(o) =>
       val fields = o.obj.toMap
       def long(name: String): Any = fields.get(name) match {
         case Some(JInt(v)) => v.toLong
