@@ -10,9 +10,11 @@ import logging
 from typing import TYPE_CHECKING
 
 from skipstone.errors import SkipstoneError
+from skipstone.layout import AutoColumns, BestOf, BoundedRewrite
 from skipstone.layout.policies import AmoebaAdaptive, LayoutPolicy
 from skipstone.layout.tree import PartitionTree
-from skipstone.table import manifest
+from skipstone.table import manifest, settings
+from skipstone.table.settings import TableSettings
 from skipstone.table.optimize import change_document, plan
 from skipstone.table.transaction import PythonRoles, python_roles
 
@@ -22,20 +24,40 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def default_policy() -> LayoutPolicy:
-    """The policy of ``t.optimize()``, of the automatic optimize after an append and of SQL's ``OPTIMIZE``."""
-    return AmoebaAdaptive()
+def default_policy(settings: TableSettings | None = None) -> LayoutPolicy:
+    """The policy of ``t.optimize()``, of the automatic optimize after an append and of SQL's
+    ``OPTIMIZE``: the one the table's ``optimize.layoutPolicy`` names (``adaptive`` when unset),
+    a bounded step rewriting at most its ``optimize.layoutBudgetBytes``.
+
+    >>> default_policy().name
+    'AmoebaAdaptive'
+    >>> default_policy(TableSettings(("layout",), 1, 0, False, 168.0, True, True,
+    ...                              layout_policy="bounded-auto", layout_budget_bytes=10**8)).name
+    'BestOf'
+    """
+    chosen = settings.layout_policy if settings is not None else "adaptive"
+    budget = float(settings.layout_budget_bytes) if settings is not None else None
+    bounded = BoundedRewrite() if budget is None else BoundedRewrite(budget_bytes=budget)
+    policies: dict[str, LayoutPolicy] = {"adaptive": AmoebaAdaptive(), "auto": AutoColumns(), "bounded": bounded,
+                                         "bounded-auto": BestOf((bounded, AutoColumns()))}
+    if chosen not in policies:  # the JVM refuses other values before they are committed
+        raise SkipstoneError(f"optimize.layoutPolicy = {chosen!r}: not one of {', '.join(policies)}")
+    return policies[chosen]
 
 
-def propose(spark: SparkSession, policy: LayoutPolicy, root: str, base_version: int, default: bool = False) -> str | None:
-    """The change ``policy`` proposes for version ``base_version`` of the table at ``root``, as
-    the JVM reads it (``ProposedChange.fromJson``); None when it proposes none.
+def propose(spark: SparkSession, policy: LayoutPolicy | None, root: str, base_version: int,
+            default: bool = False) -> str | None:
+    """The change ``policy`` (None: the table's, ``default_policy``) proposes for version
+    ``base_version`` of the table at ``root``, as the JVM reads it (``ProposedChange.fromJson``);
+    None when it proposes none.
 
     ``default``: ``policy`` is the default one, not the user's choice. A curve layout (Z-order,
     Hilbert) has no cuts for it to adapt, so it proposes nothing there and a plain ``OPTIMIZE``
     after ``OPTIMIZE t ZORDER BY`` compacts and indexes only, as Delta Lake's does; a policy the
     user named still says it cannot adapt a curve."""
     base = manifest.at(spark, root, base_version)
+    if policy is None:
+        policy = default_policy(settings.read(spark, base.properties, root))
     if default and not isinstance(base.tree, PartitionTree):
         log.info("%s: the default layout policy leaves a %s layout as it is (OPTIMIZE ... LAYOUT AUTO or "
                  "PawRebuild lay it out again)", root, type(base.tree).__name__)
@@ -56,7 +78,7 @@ class PolicyCallback:
     raised is kept, so that the caller raises it again as it was once the JVM gave up."""
 
     def __init__(self, spark: SparkSession, policy: LayoutPolicy | None) -> None:
-        self._spark, self._policy, self._default = spark, policy or default_policy(), policy is None
+        self._spark, self._policy, self._default = spark, policy, policy is None
         self.raised: BaseException | None = None
 
     def propose(self, jsession: object, root: str, base_version: int) -> str | None:
@@ -79,7 +101,7 @@ class PythonDriver:
 
     def propose(self, jsession: object, root: str, base_version: int) -> str | None:
         try:
-            return propose(self._spark, default_policy(), root, base_version, default=True)
+            return propose(self._spark, None, root, base_version, default=True)
         except Exception as e:  # noqa: BLE001 - the JVM reports it (an automatic optimize's optimize_error)
             return failure(e)
 

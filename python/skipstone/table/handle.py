@@ -206,7 +206,8 @@ class ManagedTable:
           after ``optimize.unindexedFromMillis``), routed through the layout into indexed files;
         - ``compaction``: blocks spread over more files than their rows need (appends add one
           file per block), rewritten into as few files as their rows need;
-        - ``layout``: ``policy`` (default ``AmoebaAdaptive()``) proposes a layout change from the
+        - ``layout``: ``policy`` (default: the one the table's ``optimize.layoutPolicy`` names,
+          ``AmoebaAdaptive()`` unless set) proposes a layout change from the
           logged workload; exactly the blocks it replaces are rewritten.
 
         Returns what was committed (strategy, reason, rows and bytes read), or None when no

@@ -40,6 +40,8 @@ class TableSettings:
     workload_log_enabled: bool
     prices: TablePrices = TablePrices()  # the ``cost.*`` settings: what t.calibrate() measured
     calibrated_at: str | None = None
+    layout_policy: str = "adaptive"  # optimize.layoutPolicy: the layout strategy's policy when none is given
+    layout_budget_bytes: int = 256_000_000  # optimize.layoutBudgetBytes: what one bounded step rewrites
 
 
 def _jvm_settings(spark: SparkSession) -> Any:
@@ -68,4 +70,4 @@ def read(spark: SparkSession, properties: Mapping[str, str], table: str) -> Tabl
     return TableSettings(tuple(d["strategies"]), d["batchBytes"], d["unindexedFromMillis"], d["auto"],
                          d["retentionHours"], d["retentionCheck"], d["workloadLogEnabled"],
                          TablePrices(p.get("fileBytes"), p.get("jobBytes"), p.get("writeMultiplier")),
-                         p.get("calibratedAt"))
+                         p.get("calibratedAt"), d["layoutPolicy"], d["layoutBudgetBytes"])

@@ -22,7 +22,7 @@ object PythonPolicy {
 
 /**
  * What a table operation asks of its session's Python driver: the roles of indexes that a
- * Python function computes, and the default layout policy (`AmoebaAdaptive()`), which
+ * Python function computes, and the layout policy the table names (`optimize.layoutPolicy`), which
  * `optimize()` and the automatic optimize after an append use.
  */
 trait PythonDriver extends PythonPolicy {

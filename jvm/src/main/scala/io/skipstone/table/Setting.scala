@@ -67,6 +67,13 @@ object SettingKind {
     }
   }
 
+  /** One name from `known`. */
+  final case class OneOf(known: Seq[String]) extends SettingKind[String] {
+    val typeName = "name"
+    val allowed = s"one of ${known.mkString(", ")}"
+    def parse(raw: String): Either[String, String] = Some(raw.trim).filter(known.contains).toRight("")
+  }
+
   private[table] def fmt(d: Double): String = if (d == d.floor && !d.isInfinite) d.toLong.toString else d.toString
 }
 

@@ -17,7 +17,9 @@ final case class TableSettings(
     retentionHours: Double,
     retentionCheck: Boolean,
     workloadLogEnabled: Boolean,
-    prices: TablePrices = TablePrices.Uncalibrated)
+    prices: TablePrices = TablePrices.Uncalibrated,
+    layoutPolicy: String = TableSettings.LayoutPolicy.default,
+    layoutBudgetBytes: Long = TableSettings.LayoutBudgetBytes.default.toLong)
 
 /**
  * What reading and rewriting cost on the machine the table lives on, as `t.calibrate()`
@@ -53,6 +55,14 @@ object TableSettings {
     "the most bytes one `unindexed` or `compaction` iteration reads")
   val UnindexedFromMillis = Setting("optimize.unindexedFromMillis", WholeNumber(0), "0",
     "only other writers' files modified at or after this time (epoch ms)")
+  /** The policies a table can name for its `layout` strategy (Python builds them: `skipstone.table.driver`). */
+  val LayoutPolicies: Seq[String] = Seq("adaptive", "auto", "bounded", "bounded-auto")
+  val LayoutPolicy = Setting("optimize.layoutPolicy", OneOf(LayoutPolicies), "adaptive",
+    "the policy of the `layout` strategy when none is given (`t.optimize()`, SQL's `OPTIMIZE`, `optimize.auto`): " +
+      "`adaptive` Amoeba's (`AmoebaAdaptive`), `auto` the columns the workload filters (`AutoColumns`), `bounded` " +
+      "bounded rewrites on regret (`BoundedRewrite`), `bounded-auto` the better of the two at each step")
+  val LayoutBudgetBytes = Setting("optimize.layoutBudgetBytes", WholeNumber(1), (256L * 1000 * 1000).toString,
+    "the most bytes one step of the `bounded` and `bounded-auto` policies rewrites")
   val Auto = Setting("optimize.auto", Bool, "false", "`true`: every `t.append` runs one iteration after it commits")
   val RetentionHours = Setting("vacuum.retentionHours", Number(0), fmt(DefaultRetentionHours),
     s"vacuum's retention; a shorter one is refused unless forced; under ${fmt(DefaultRetentionHours)} only " +
@@ -74,7 +84,7 @@ object TableSettings {
     "when `t.calibrate()` measured the `cost.*` prices on this machine")
 
   /** Every settable key, in the order the docs list them. */
-  val All: Seq[Setting[_]] = Seq(Strategies, BatchBytes, UnindexedFromMillis, Auto, RetentionHours, RetentionCheck,
+  val All: Seq[Setting[_]] = Seq(Strategies, BatchBytes, UnindexedFromMillis, LayoutPolicy, LayoutBudgetBytes, Auto, RetentionHours, RetentionCheck,
     WorkloadLogEnabled, WorkloadLogRetentionDays, FileBytes, JobBytes, WriteMultiplier, CalibratedAt)
 
   val Defaults: Map[String, String] = All.map(s => s.key -> s.default).toMap
@@ -89,7 +99,8 @@ object TableSettings {
       RetentionHours.read(properties, table), RetentionCheck.read(properties, table),
       WorkloadLogEnabled.read(properties, table),
       TablePrices(FileBytes.read(properties, table), JobBytes.read(properties, table),
-        WriteMultiplier.read(properties, table), CalibratedAt.read(properties, table)))
+        WriteMultiplier.read(properties, table), CalibratedAt.read(properties, table)),
+      LayoutPolicy.read(properties, table), LayoutBudgetBytes.read(properties, table))
 
   /**
    * Refuses a change of properties before it is committed. A user's change ([[SetOperation]])
@@ -170,7 +181,8 @@ object TableSettings {
       ("unindexedFromMillis" -> s.unindexedFromMillis) ~ ("auto" -> s.auto) ~ ("retentionHours" -> s.retentionHours) ~
       ("retentionCheck" -> s.retentionCheck) ~ ("workloadLogEnabled" -> s.workloadLogEnabled) ~
       ("prices" -> (("fileBytes" -> s.prices.fileBytes) ~ ("jobBytes" -> s.prices.jobBytes) ~
-        ("writeMultiplier" -> s.prices.writeMultiplier) ~ ("calibratedAt" -> s.prices.calibratedAt.map(_.toString))))))
+        ("writeMultiplier" -> s.prices.writeMultiplier) ~ ("calibratedAt" -> s.prices.calibratedAt.map(_.toString)))) ~
+      ("layoutPolicy" -> s.layoutPolicy) ~ ("layoutBudgetBytes" -> s.layoutBudgetBytes)))
   }
 
   /** The settings table of docs/maintenance.md, which a test keeps equal to this schema. */
