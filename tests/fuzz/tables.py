@@ -5,8 +5,9 @@ table: ``Skipstone.create`` lays it out with a random layout over random columns
 sizes and builds random indexes; then the table changes, each step in another session time
 zone: an optimize that splits a random block at a random sample value, an append of the source
 again, a plain Spark write of it into the table's root (read unindexed, then absorbed by the
-next optimize), an Amoeba optimize and a PAW rebuild eager to rewrite, and the other writer
-replacing its file under the same name with other rows. Each version is queried under a random
+next optimize), an Amoeba optimize and a PAW rebuild eager to rewrite, the other writer
+replacing its file under the same name with other rows, and an optimize by the policy the table
+names (``optimize.layoutPolicy``: Amoeba's, AutoColumns, bounded rewrites or the better of the two). Each version is queried under a random
 read context (session settings, a reordered read schema; see fuzz/contexts.py). After every step:
 
 - the table holds exactly the rows written into it (a multiset, read with skipping off);
@@ -268,6 +269,14 @@ def _steps(ds: TableCase) -> list[tuple[str, Callable[[], Any]]]:
         ds.exported, ds.export_version = copies, ds.table.current().version
 
     eager = dict(cost_model=RowsRead(), write_multiplier=1e-6)
+
+    def own_policy() -> Any:
+        # t.optimize() with no policy runs the one optimize.layoutPolicy names, priced by the
+        # table's cost.* settings: nearly free rewrites, so that it rewrites
+        ds.table.set_properties({"optimize.layoutPolicy": ds.rng.choice(["adaptive", "auto", "bounded", "bounded-auto"]),
+                                 "optimize.layoutBudgetBytes": str(ds.rng.choice([1, 10**5, 10**9])),
+                                 "cost.writeMultiplier": "0.000001", "cost.jobBytes": "0", "cost.fileBytes": "0"})
+        return ds.table.optimize()
     return [
         ("optimize: split a random block", lambda: ds.table.optimize(SplitRandomBlock(ds.rng))),
         ("append the source again", append),
@@ -276,6 +285,7 @@ def _steps(ds: TableCase) -> list[tuple[str, Callable[[], Any]]]:
         ("optimize: AmoebaAdaptive", lambda: _is_tree(ds) and ds.table.optimize(AmoebaAdaptive(window=50, **eager))),
         ("another tool replaces export.parquet with other rows", lambda: export(2)),
         ("optimize: PawRebuild", lambda: ds.table.optimize(PawRebuild(window=50, **eager))),
+        ("optimize: the table's own layout policy", own_policy),
     ]
 
 
