@@ -93,16 +93,29 @@ private[table] object WorkloadLogReader {
 
   val Schema: StructType = StructType.fromDDL(WorkloadRecord.Schema)
 
-  def frame(session: SparkSession, root: String): DataFrame = {
+  def frame(session: SparkSession, root: String): DataFrame = relisting {
     val (conf, dir, files) = listed(session, root)
     if (files.size > DriverFileLimit) byJob(session, dir, files)
     else session.createDataFrame(read(conf, dir, files).asJava, Schema)
   }
 
   /** Every record as a row of [[Schema]], in no particular order. */
-  def records(session: SparkSession, root: String): Seq[Row] = {
+  def records(session: SparkSession, root: String): Seq[Row] = relisting {
     val (conf, dir, files) = listed(session, root)
     if (files.size > DriverFileLimit) byJob(session, dir, files).collect().toSeq else read(conf, dir, files)
+  }
+
+  /**
+   * `read` again, from a new listing, when a file it listed was gone when it came to read it: a
+   * compaction published a file holding its records meanwhile (and deleted it), which the new
+   * listing finds. Three tries; compactions are rare (one per vacuum).
+   */
+  private def relisting[T](read: => T): T = {
+    def attempt(left: Int): T = try read catch {
+      case NonFatal(e) if left > 1 && Iterator.iterate(e)(_.getCause).takeWhile(_ != null)
+        .exists(_.isInstanceOf[java.io.FileNotFoundException]) => attempt(left - 1)
+    }
+    attempt(3)
   }
 
   /**
@@ -111,15 +124,20 @@ private[table] object WorkloadLogReader {
    * those after it when it is still valid. Returns whether the records are the whole log, the
    * records, and the cursor after them.
    */
-  def after(session: SparkSession, root: String, cursor: Option[LogCursor]): (Boolean, Seq[Row], LogCursor) = {
+  def after(session: SparkSession, root: String, cursor: Option[LogCursor]): (Boolean, Seq[Row], LogCursor) =
+    relisting(afterListing(session, root, cursor))
+
+  private def afterListing(session: SparkSession, root: String,
+                           cursor: Option[LogCursor]): (Boolean, Seq[Row], LogCursor) = {
     val (conf, dir, listing) = listed(session, root)
+    Failpoints.check("workloadLog.read.afterListing")
     val files = listing.sortBy(_.name)
     val known = cursor.map(c => files.takeWhile(_.name <= c.lastFile)).getOrElse(Seq.empty)
     val valid = cursor.exists(c => c.files == known.size && c.digest == LogCursor.digest(known))
     val records = if (valid) ordered(session, conf, dir, files.drop(known.size), whole = false)
       else ordered(session, conf, dir, files, whole = true)
     val newest = cursor.filter(_ => valid).map(_.lastTime).getOrElse(Long.MinValue)
-    if (valid && records.headOption.exists(_.getLong(0) < newest)) after(session, root, None) // a record from the past
+    if (valid && records.headOption.exists(_.getLong(0) < newest)) afterListing(session, root, None) // a record from the past
     else {
       val lastTime = (newest +: records.map(_.getLong(0))).max
       val next = if (files.isEmpty) LogCursor("", 0, 0L, lastTime)
