@@ -56,12 +56,14 @@ SELECT = "count(*), sum(l_extendedprice * (1 - l_discount))"
 
 def static_specs(phase_columns: list[str]) -> dict[str, Callable[[int], Any]]:
     """The layouts that never change, by name, from the block size."""
+    from benchmarks.layout_spark.methods import KD_SHUFFLED_COLUMNS
     from skipstone.layout import Amoeba, KdTree, Range, ZOrder
 
     return {
         "fullscan": lambda b: None,
         "sorted": lambda b: Range(columns=["l_shipdate"], block_rows=b),
-        "kd": lambda b: KdTree(block_rows=b),
+        "kd": lambda b: KdTree(block_rows=b),  # cuts the columns in the schema's order
+        "kd-shuffled": lambda b: KdTree(columns=list(KD_SHUFFLED_COLUMNS), block_rows=b),  # as bench.py's
         "zorder": lambda b: ZOrder(columns=phase_columns, block_rows=b),
         "amoeba": lambda b: Amoeba(block_rows=b),
     }
