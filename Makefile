@@ -82,13 +82,13 @@ bench-layout: install $(VENV)/.bench
 bench-layout-quick: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.bench --quick
 
-# Layouts under a workload that moves (issue 23; docs/layout.md): three phases of 300 queries at
+# Layouts under a workload that moves (issue 23; docs/layout-shifting.md): three phases of 300 queries at
 # SF 1, static layouts, adaptive policies and a clairvoyant bound; SHIFT_FLAGS="--sf 10" for the
 # large run, "--quick" SF 0.1 in minutes. With Delta Lake and Iceberg: bench-layout-shifting-peers
 bench-layout-shifting: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.shifting $(SHIFT_FLAGS)
 
-# What one decision of the adaptive policy costs as the workload log grows (docs/layout.md, "Long
+# What one decision of the adaptive policy costs as the workload log grows (docs/layout-shifting.md, "Long
 # phases"): the whole log read at each call against only the records logged since the last
 # one, interleaved; DECIDING_FLAGS="--lengths 400,2400,7200 --calls 5" (the defaults)
 bench-deciding: install $(VENV)/.bench
