@@ -65,6 +65,9 @@ def test_the_default_is_amoebas_adaptive_policy(spark, table):
     table.optimize()
     policies = {r.policy for r in table.history().collect() if r.version > version}
     assert policies <= {"AmoebaAdaptive"}  # it may find nothing to do; it never runs another policy
+    from skipstone.table import settings
+    from skipstone.table.driver import default_policy
+    assert default_policy(settings.read(spark, table.properties(), table.root)).name == "AmoebaAdaptive"
 
 
 def test_a_bounded_step_rewrites_within_the_budget_the_table_stores(spark, table):

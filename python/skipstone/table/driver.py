@@ -45,23 +45,21 @@ def default_policy(settings: TableSettings | None = None) -> LayoutPolicy:
     return policies[chosen]
 
 
-def propose(spark: SparkSession, policy: LayoutPolicy | None, root: str, base_version: int,
-            default: bool = False) -> str | None:
+def propose(spark: SparkSession, policy: LayoutPolicy | None, root: str, base_version: int) -> str | None:
     """The change ``policy`` (None: the table's, ``default_policy``) proposes for version
     ``base_version`` of the table at ``root``, as the JVM reads it (``ProposedChange.fromJson``);
     None when it proposes none.
 
-    ``default``: ``policy`` is the default one, not the user's choice. A curve layout (Z-order,
-    Hilbert) has no cuts for it to adapt, so it proposes nothing there and a plain ``OPTIMIZE``
-    after ``OPTIMIZE t ZORDER BY`` compacts and indexes only, as Delta Lake's does; a policy the
-    user named still says it cannot adapt a curve."""
+    The table's policy, not the user's choice, leaves a curve layout (Z-order, Hilbert) alone: it
+    has no cuts to adapt, so a plain ``OPTIMIZE`` after ``OPTIMIZE t ZORDER BY`` compacts and
+    indexes only, as Delta Lake's does; a policy the user named still says it cannot adapt a curve."""
     base = manifest.at(spark, root, base_version)
-    if policy is None:
-        policy = default_policy(settings.read(spark, base.properties, root))
-    if default and not isinstance(base.tree, PartitionTree):
+    if policy is None and not isinstance(base.tree, PartitionTree):
         log.info("%s: the default layout policy leaves a %s layout as it is (OPTIMIZE ... LAYOUT AUTO or "
                  "PawRebuild lay it out again)", root, type(base.tree).__name__)
         return None
+    if policy is None:
+        policy = default_policy(settings.read(spark, base.properties, root))
     planned = plan(spark, base, None, policy)  # None: the table's log, read without a Spark job
     if planned is None:
         return None
@@ -78,12 +76,12 @@ class PolicyCallback:
     raised is kept, so that the caller raises it again as it was once the JVM gave up."""
 
     def __init__(self, spark: SparkSession, policy: LayoutPolicy | None) -> None:
-        self._spark, self._policy, self._default = spark, policy, policy is None
+        self._spark, self._policy = spark, policy
         self.raised: BaseException | None = None
 
     def propose(self, jsession: object, root: str, base_version: int) -> str | None:
         try:
-            return propose(self._spark, self._policy, root, base_version, self._default)
+            return propose(self._spark, self._policy, root, base_version)
         except BaseException as e:  # noqa: BLE001 - handed to the JVM as the policy's failure, raised again by the caller
             self.raised = e
             return failure(e)
@@ -101,7 +99,7 @@ class PythonDriver:
 
     def propose(self, jsession: object, root: str, base_version: int) -> str | None:
         try:
-            return propose(self._spark, None, root, base_version, default=True)
+            return propose(self._spark, None, root, base_version)
         except Exception as e:  # noqa: BLE001 - the JVM reports it (an automatic optimize's optimize_error)
             return failure(e)
 
