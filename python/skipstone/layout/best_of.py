@@ -48,7 +48,7 @@ class BestOf:
     >>> both = BestOf((AutoColumns(cost_model=RowsRead(), write_multiplier=1, block_rows=1000),
     ...                PawRebuild(cost_model=RowsRead(), write_multiplier=1, block_rows=1000)))
     >>> both.propose(tree, [query] * 20, data).description.split(":")[0]
-    'PawRebuild'
+    'AutoColumns'
     """
 
     policies: tuple[LayoutPolicy, ...]

@@ -6,8 +6,9 @@ same rows (on Spark at SF 1, two Amoeba and k-d builds were 0.3 s of a 0.47 s de
 builders are deterministic (``builders/noise.py`` hashes instead of drawing), so a tree built
 before is the tree that would be built now, and keeping it changes no decision, only its time.
 
-Keys hold the spec's JSON, a digest of the sample's schema and values, the block size and the
-table's rows; the newest ``MAX_TREES`` are kept (a few candidates a step, a few steps a phase).
+Keys hold the spec's JSON, the sample's schema (compared whole: hashing its text cost 0.7 s a
+call on a table whose layout columns hold a million distinct strings), a digest of its encoded
+values, the block size and the table's rows; the newest ``MAX_TREES`` are kept (a few candidates a step, a few steps a phase).
 
 >>> import numpy as np
 >>> from skipstone.layout import KdTree, LayoutData
@@ -24,22 +25,24 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import weakref
 from collections import OrderedDict
 
-from skipstone.layout.schema import LayoutData
+from skipstone.layout.schema import LayoutData, Schema
 from skipstone.layout.specs import SizedSpec
+from skipstone.layout.stats_pricing import StatsPricing
 from skipstone.layout.tree import PartitionTree
 
 MAX_TREES = 32
 
-_trees: OrderedDict[tuple[str, str, float, float], PartitionTree] = OrderedDict()
+_trees: OrderedDict[tuple[str, Schema, str, float, float], PartitionTree] = OrderedDict()
+_priced: weakref.WeakKeyDictionary[PartitionTree, StatsPricing] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()  # tables optimized from several threads share the cache
 
 
 def sample_digest(sample: LayoutData) -> str:
-    """A digest of the sample's schema (names, kinds, categories) and its encoded values."""
+    """A digest of the sample's encoded values (``built`` keys its schema apart)."""
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(repr(sample.schema).encode())
     digest.update(str(sample.values.shape).encode())
     digest.update(sample.values.tobytes())
     return digest.hexdigest()
@@ -48,8 +51,8 @@ def sample_digest(sample: LayoutData) -> str:
 def built(spec: SizedSpec, sample: LayoutData, block_rows: float, total_rows: float, digest: str | None = None) -> PartitionTree:
     """``spec.build(sample, block_rows, total_rows)``, or the tree an earlier call built for the
     same arguments (``digest``: ``sample_digest(sample)``, when the caller has it)."""
-    key = (json.dumps(spec.to_json(), sort_keys=True), digest or sample_digest(sample), float(block_rows),
-           float(total_rows))
+    key = (json.dumps(spec.to_json(), sort_keys=True), sample.schema, digest or sample_digest(sample),
+           float(block_rows), float(total_rows))
     with _lock:
         tree = _trees.get(key)
         if tree is not None:
@@ -61,3 +64,15 @@ def built(spec: SizedSpec, sample: LayoutData, block_rows: float, total_rows: fl
         while len(_trees) > MAX_TREES:
             _trees.popitem(last=False)
     return tree
+
+
+def priced(tree: PartitionTree, sample: LayoutData) -> StatsPricing:
+    """``StatsPricing.of(tree, sample)`` for a tree ``built`` returned from ``sample``, kept as
+    long as the tree is (routing the sample is most of a candidate's price)."""
+    with _lock:
+        kept = _priced.get(tree)
+    if kept is None:
+        kept = StatsPricing.of(tree, sample)
+        with _lock:
+            _priced[tree] = kept
+    return kept

@@ -13,7 +13,10 @@ from the logged queries (oldest first) and the table's sample:
 3. **Prices.** Each candidate is built on the sample with each of ``builders`` (k-d tree and
    Amoeba over those columns, at the table's block size; a build is kept for the next call,
    ``candidate_trees.py``) and priced on the recent queries with
-   the cost model, against what the current tree costs them. The cheapest wins.
+   the cost model, against what the current tree costs them. The cheapest wins. Every tree,
+   the current one too, is priced as Spark will skip its files: by its blocks' min/max on
+   every column, from the sample (``stats_pricing.py``), not by its cuts alone, which cannot
+   see that a tree cut on one column clusters the columns that follow it.
 
 ``choose_columns`` returns the winner with its gain per query and the whole-table rewrite's
 cost (``rewrite_cost``: c x every block written plus the job), or None when no recent query
@@ -42,13 +45,14 @@ from typing import Sequence
 
 import numpy as np
 
-from skipstone.layout.auto.candidate_trees import built, sample_digest
+from skipstone.layout.auto.candidate_trees import built, priced, sample_digest
 from skipstone.layout.bounded.patterns import Template, template_of
 from skipstone.layout.cost_model import CostModel, rewrite_cost
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
 from skipstone.layout.specs import Amoeba, KdTree, SizedSpec
+from skipstone.layout.stats_pricing import StatsPricing
 from skipstone.layout.tree import PartitionTree, renumber
 
 # The builders a candidate is tried with, by the spec name a table records.
@@ -73,7 +77,7 @@ class ColumnChoice:
     >>> from skipstone.layout import choose_columns
     >>> choice = choose_columns(tree, [query] * 20, data, 1000, RowsRead(), 1.0)
     >>> choice.columns, choice.builder, choice.gain_per_query
-    (('a',), 'KdTree', 6000.0)
+    (('a',), 'KdTree', 7000.0)
     """
 
     columns: tuple[str, ...]
@@ -154,10 +158,11 @@ def candidate_columns(queries: Sequence[Query], weights: np.ndarray, max_columns
 def choose_columns(tree: Layout, workload: Sequence[Query], sample: LayoutData, block_rows: float,
                    cost_model: CostModel, write_multiplier: float, window: int = 100, max_columns: int = 3,
                    hot_share: float = 0.1, builders: Sequence[str] = ("KdTree", "Amoeba"),
-                   margin: float = 0.1) -> ColumnChoice | None:
+                   margin: float = 0.1, by_stats: bool = True) -> ColumnChoice | None:
     """The cheapest tree over the columns the recent queries filter on, if it saves them at least
     ``margin`` of what the current ``tree`` costs them; None otherwise, or when no recent query
-    bounds a column. See the module's doc for how candidates are found and priced.
+    bounds a column. See the module's doc for how candidates are found and priced;
+    ``by_stats`` False prices every tree by its cuts alone (what the policy did before).
 
     >>> import numpy as np
     >>> from skipstone.layout import LayoutData, Query
@@ -168,7 +173,7 @@ def choose_columns(tree: Layout, workload: Sequence[Query], sample: LayoutData, 
     >>> from skipstone.layout import choose_columns
     >>> choice = choose_columns(tree, [query] * 20, data, 1000, RowsRead(), 1.0)
     >>> choice.columns, choice.cost_per_query, choice.current_per_query
-    (('a',), 2000.0, 8000.0)
+    (('a',), 1000.0, 8000.0)
     """
     unknown = [b for b in builders if b not in BUILDERS]
     if unknown:
@@ -180,7 +185,7 @@ def choose_columns(tree: Layout, workload: Sequence[Query], sample: LayoutData, 
         return None
     distinct = _distinct(queries)
     weights = column_weights(queries, sample)
-    current = _mean_cost(tree, distinct, cost_model)
+    current = _mean_cost(StatsPricing.of(tree, sample) if by_stats else tree, distinct, cost_model)
     first_block = int(tree.block_ids.max()) + 1
     digest = sample_digest(sample)
     best: tuple[float, tuple[int, ...], str, SizedSpec, PartitionTree] | None = None
@@ -190,7 +195,8 @@ def choose_columns(tree: Layout, workload: Sequence[Query], sample: LayoutData, 
             spec = BUILDERS[builder](block_rows=max(1, round(block_rows)), columns=names)
             made = built(spec, sample, block_rows, tree.total_rows, digest)  # the same candidates each step of a phase
             candidate = PartitionTree(made.schema, renumber(made.root, first_block))
-            cost = _mean_cost(candidate, distinct, cost_model)
+            # its blocks are made's, renumbered: made's prices (kept with it) are the candidate's
+            cost = _mean_cost(priced(made, sample) if by_stats else candidate, distinct, cost_model)
             if best is None or cost < best[0]:
                 best = (cost, columns, builder, spec, candidate)
     if best is None or not current - best[0] > margin * current:  # a tree that saves nothing is never chosen
@@ -210,6 +216,6 @@ def _distinct(queries: Sequence[Query]) -> list[tuple[Query, int]]:
     return list(by_key.values())
 
 
-def _mean_cost(layout: Layout, distinct: Sequence[tuple[Query, int]], model: CostModel) -> float:
+def _mean_cost(layout: Layout | StatsPricing, distinct: Sequence[tuple[Query, int]], model: CostModel) -> float:
     runs = sum(n for _, n in distinct)
     return sum(layout.cost(q, model) * n for q, n in distinct) / runs

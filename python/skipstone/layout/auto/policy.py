@@ -56,6 +56,8 @@ class AutoColumns:
     ``force`` proposes the best choice even when the horizon would not pay it back (what
     ``OPTIMIZE t LAYOUT AUTO`` asks), but never one under the margin. ``write_multiplier`` None is
     the table's calibration when it has one (``t.calibrate()``, ``with_prices``), else the library's.
+    ``by_stats`` prices trees as Spark skips their files, by each block's min/max estimated from
+    the sample (``stats_pricing.py``); False prices them by their cuts alone, for comparison.
 
     >>> import numpy as np
     >>> from skipstone.layout import LayoutData, Query
@@ -79,6 +81,7 @@ class AutoColumns:
     margin: float = 0.1
     block_rows: float | None = None
     force: bool = False
+    by_stats: bool = True
     name: str = "AutoColumns"
 
     def __post_init__(self) -> None:
@@ -122,7 +125,8 @@ class AutoColumns:
         block_rows = self.block_rows or tree.total_rows / max(1, tree.block_count)
         return choose_columns(tree, self._recent(queries, patterns), sample, block_rows, self.cost_model,
                               write_multiplier_or_default(self.write_multiplier),
-                              self.window, self.max_columns, self.hot_share, self.builders, self.margin)
+                              self.window, self.max_columns, self.hot_share, self.builders, self.margin,
+                              self.by_stats)
 
     @staticmethod
     def _recent(queries: list[Query], patterns: WorkloadPatterns) -> Sequence[Query]:
