@@ -70,6 +70,10 @@ class BestOf:
         """Each policy that prices bytes gets the table's bytes per row."""
         return replace(self, policies=tuple(_adapted(p, "with_bytes_per_row", bytes_per_row) for p in self.policies))
 
+    def with_file_rows(self, rows_per_file: float) -> BestOf:
+        """Each policy that counts files gets the table's file size limit in rows."""
+        return replace(self, policies=tuple(_adapted(p, "with_file_rows", rows_per_file) for p in self.policies))
+
     def with_read_share(self, read_share: float) -> BestOf:
         """Each policy that prices bytes gets the share of a row its table's queries read."""
         return replace(self, policies=tuple(_adapted(p, "with_read_share", read_share) for p in self.policies))

@@ -158,6 +158,11 @@ class SparkCost:
         """This model with the share of a row's bytes the table's queries read, unless one was given."""
         return self if self.read_share is not None else replace(self, read_share=float(read_share))
 
+    def with_file_rows(self, rows_per_file: float) -> SparkCost:
+        """This model with the table's file size limit in rows, unless one was given: a block
+        of more rows is written as several files, each opened by a query that reads it."""
+        return self if math.isfinite(self.rows_per_file) else replace(self, rows_per_file=float(rows_per_file))
+
     def with_prices(self, prices: TablePrices) -> SparkCost:
         """This model with the table's calibrated file and job prices where it was given none."""
         return replace(self, file_bytes=self.file_bytes if self.file_bytes is not None else prices.file_bytes,
@@ -250,6 +255,12 @@ def with_table_read_share(model: CostModel, read_share: float) -> CostModel:
     """The model with the share of a row's bytes a table's queries read, where it prices bytes and lacks one."""
     adapt = getattr(model, "with_read_share", None)
     return adapt(read_share) if callable(adapt) else model
+
+
+def with_table_file_rows(model: CostModel, rows_per_file: float) -> CostModel:
+    """The model with a table's file size limit in rows where it counts files and lacks one."""
+    adapt = getattr(model, "with_file_rows", None)
+    return adapt(rows_per_file) if callable(adapt) else model
 
 
 def with_table_bytes(model: CostModel, bytes_per_row: float) -> CostModel:

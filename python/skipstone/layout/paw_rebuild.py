@@ -26,8 +26,9 @@ from typing import Sequence
 import numpy as np
 
 from skipstone.layout.builders.paw import PawOptions, build_paw_tree
-from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, rewrite_cost, with_table_bytes, with_table_prices,
-                                         with_table_read_share, write_multiplier_or_default)
+from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, rewrite_cost, with_table_bytes,
+                                         with_table_file_rows, with_table_prices, with_table_read_share,
+                                         write_multiplier_or_default)
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -69,6 +70,10 @@ class PawRebuild:
     def for_table(self, block_rows: float) -> PawRebuild:
         """This policy with the table's target block size, unless one was given."""
         return self if self.block_rows is not None else replace(self, block_rows=block_rows)
+
+    def with_file_rows(self, rows_per_file: float) -> PawRebuild:
+        """This policy counting the files of a block by the table's file size limit, unless its model has one."""
+        return replace(self, cost_model=with_table_file_rows(self.cost_model, rows_per_file))
 
     def with_bytes_per_row(self, bytes_per_row: float) -> PawRebuild:
         """This policy pricing with the table's bytes per row, unless its model has one."""

@@ -31,8 +31,8 @@ import numpy as np
 
 from skipstone.layout.adaptive.optimizer import OptimizerOptions, best_plan
 from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, most_any_rewrite_saves, rewrite_cost,
-                                         with_table_bytes, with_table_prices, with_table_read_share,
-                                         write_multiplier_or_default)
+                                         with_table_bytes, with_table_file_rows, with_table_prices,
+                                         with_table_read_share, write_multiplier_or_default)
 from skipstone.layout.adaptive.window import QueryWindow
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
@@ -188,6 +188,10 @@ class AmoebaAdaptive:
     def with_bytes_per_row(self, bytes_per_row: float) -> AmoebaAdaptive:
         """This policy pricing with the table's bytes per row, unless its model has one."""
         return replace(self, cost_model=with_table_bytes(self.cost_model, bytes_per_row))
+
+    def with_file_rows(self, rows_per_file: float) -> AmoebaAdaptive:
+        """This policy counting the files of a block by the table's file size limit, unless its model has one."""
+        return replace(self, cost_model=with_table_file_rows(self.cost_model, rows_per_file))
 
     def with_read_share(self, read_share: float) -> AmoebaAdaptive:
         """This policy pricing a query's bytes at the share of each row its table's queries read

@@ -61,21 +61,16 @@ class StatsPricing:
     owner: np.ndarray
 
     @staticmethod
-    def of(layout: Layout, sample: LayoutData, min_rows: int = MIN_SAMPLE_ROWS) -> StatsPricing:
-        """``layout`` described by its blocks' sample boxes within their cut descriptors."""
+    def of(layout: Layout, sample: LayoutData, min_rows: int = MIN_SAMPLE_ROWS,
+           positions: np.ndarray | None = None) -> StatsPricing:
+        """``layout`` described by its blocks' sample boxes within their cut descriptors
+        (``positions``: ``layout.route(sample)``, when the caller has it)."""
         if sample.schema != layout.schema:
             raise ValueError("StatsPricing: the sample's schema differs from the layout's")
         d = layout.descriptors()
-        low, high = d.low.copy(), d.high.copy()
-        if sample.rows:
-            positions = layout.route(sample)
-            counts = np.bincount(positions, minlength=layout.block_count)
-            box_low, box_high = block_bounding_boxes(sample.values, positions, layout.block_count)
-            seen = counts[d.owner] >= min_rows  # per descriptor box: its block's sample says enough
-            low[seen] = np.maximum(low[seen], box_low[d.owner[seen]])
-            high[seen] = np.minimum(high[seen], box_high[d.owner[seen]])
-            empty = (low >= high).any(axis=1)  # a descriptor box none of its block's rows fall in
-            low[empty], high[empty] = np.inf, -np.inf
+        low, high = clipped(d.low, d.high, d.owner, sample.values,
+                            layout.route(sample) if positions is None and sample.rows else positions,
+                            layout.block_count, min_rows)
         return StatsPricing(layout, low, high, d.owner)
 
     def touched(self, query: Query) -> np.ndarray:
@@ -89,3 +84,29 @@ class StatsPricing:
         """What the query pays for the blocks it cannot skip: rows, or ``model``'s price of them."""
         rows = self.layout.block_rows[self.touched(query)]
         return float(rows.sum() if model is None else model.block_costs(rows).sum())
+
+
+def clipped(low: np.ndarray, high: np.ndarray, owner: np.ndarray, values: np.ndarray, positions: np.ndarray | None,
+            blocks: int, min_rows: int = MIN_SAMPLE_ROWS) -> tuple[np.ndarray, np.ndarray]:
+    """Descriptor boxes (``owner``: each box's block) clipped to the box of their block's sample
+    rows (``values``, routed to ``positions``) where the block holds ``min_rows`` of them; a box
+    none of its block's rows fall in becomes empty.
+
+    >>> import numpy as np
+    >>> low, high = np.array([[0.0], [5.0]]), np.array([[5.0], [10.0]])
+    >>> low, high = clipped(low, high, np.array([0, 1]), np.array([[1.0], [2.0], [9.0]]), np.array([0, 0, 1]), 2,
+    ...                     min_rows=2)                     # block 1 holds one sample row: too few to clip
+    >>> np.round(low.ravel(), 9).tolist(), high.ravel().tolist()
+    ([1.0, 5.0], [2.0, 10.0])
+    """
+    low, high = low.copy(), high.copy()
+    if positions is None or not len(values):
+        return low, high
+    counts = np.bincount(positions, minlength=blocks)
+    box_low, box_high = block_bounding_boxes(values, positions, blocks)
+    seen = counts[owner] >= min_rows  # per descriptor box: its block's sample says enough
+    low[seen] = np.maximum(low[seen], box_low[owner[seen]])
+    high[seen] = np.minimum(high[seen], box_high[owner[seen]])
+    empty = (low >= high).any(axis=1)
+    low[empty], high[empty] = np.inf, -np.inf
+    return low, high

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence, Union
 
@@ -113,6 +114,7 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
     """The change ``policy`` proposes for ``base`` from the logged workload (None: the table's
     own log, of which only the records logged since the last call are read: ``logged_workload``), or None. The policy
     is first given what the table knows, by the methods it has: its block size (``for_table``),
+    its file size limit in rows (``with_file_rows``: a larger block is several files),
     bytes per row measured from its files (``with_bytes_per_row``), the share of those bytes its
     logged queries read (``with_read_share``, from its own log only), its calibrated prices
     (``with_prices``, from the ``cost.*`` settings ``t.calibrate()`` stores; a policy keeps
@@ -131,6 +133,9 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
     for_table = getattr(policy, "for_table", None)
     if callable(for_table):  # policies that need the table's target block size (PawRebuild)
         policy = for_table(float(base.properties["layout.blockRows"]))
+    with_file_rows = getattr(policy, "with_file_rows", None)
+    if callable(with_file_rows):  # a block over the table's file size limit is several files, each opened
+        policy = with_file_rows(max_rows_per_file(spark, float(base.properties["layout.blockRows"])))
     with_bytes = getattr(policy, "with_bytes_per_row", None)
     if callable(with_bytes):  # policies that price bytes (SparkCost) take the table's measured row width
         policy = with_bytes(sum(f.size for f in base.files) / max(1, sum(f.rows for f in base.files)))
@@ -159,6 +164,13 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
              change.description)
     model = getattr(policy, "cost_model", None)
     return OptimizePlan(base, change, policy.name, None if model is None else model_to_json(model))
+
+
+def max_rows_per_file(spark: SparkSession, block_rows: float) -> float:
+    """The most rows a file of a table whose target block holds ``block_rows`` rows: the JVM
+    writes a larger block as several files (``TableTransaction.MaxBlockFactor``)."""
+    factor = float(spark._jvm.io.skipstone.table.TableTransaction.MaxBlockFactor())  # type: ignore[union-attr]
+    return math.ceil(factor * block_rows)
 
 
 def commit_log(spark: SparkSession, root: str, up_to: int | None = None) -> list[tuple[int, str, dict[str, Any]]]:

@@ -4,9 +4,10 @@ A policy's layout change logs what it predicted in its commit info: its cost, th
 predicts and after how many queries it breaks even (``LayoutChange.history_fields``). What it
 realized is measured on the queries logged after it (those that read its version or a later
 one): for each, what the layout it replaced would have cost minus what its own layout costs,
-both read from the versions' manifests (each block's rows) and priced by one cost model (by
-default the one the policy priced its prediction with, which the commit info records). The
-rewrite has broken even once that sum reaches its cost.
+both read from the versions' manifests (each block's rows), each block read unless its min/max
+(estimated from the table's sample, ``StatsPricing``) rules the query out, as Spark skips its
+files, and priced by one cost model (by default the one the policy priced its prediction with,
+which the commit info records). The rewrite has broken even once that sum reaches its cost.
 """
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ from typing import TYPE_CHECKING, Any, Sequence
 from skipstone.layout.cost_model import CostModel, SparkCost, model_from_json, with_table_bytes, with_table_prices
 from skipstone.layout.layout import Layout
 from skipstone.layout.queries import Query
+from skipstone.layout.schema import LayoutData
+from skipstone.layout.stats_pricing import StatsPricing
 from skipstone.table import manifest, settings
+from skipstone.table.container import read_sample
 from skipstone.table.optimize import commit_log, logged_predicates
 
 if TYPE_CHECKING:
@@ -42,11 +46,16 @@ class RewriteOutcome:
     broken_even: bool | None
 
 
-def realized_benefit(before: Layout, after: Layout, predicates: Sequence[dict[str, Any]], model: CostModel) -> float:
+def realized_benefit(before: Layout, after: Layout, predicates: Sequence[dict[str, Any]], model: CostModel,
+                     before_sample: LayoutData | None = None, after_sample: LayoutData | None = None) -> float:
     """What ``predicates`` (the logged JSON) would have cost on ``before`` minus what they cost on
-    ``after``, priced by ``model``; each predicate is read in each layout's own columns."""
-    return float(sum(before.cost(Query.from_json(p, before.schema), model)
-                     - after.cost(Query.from_json(p, after.schema), model) for p in predicates))
+    ``after``, priced by ``model``; each predicate is read in each layout's own columns. With a
+    layout's sample, its blocks are skipped by their min/max as the sample shows them
+    (``StatsPricing``), else by the layout's descriptors."""
+    priced_before = StatsPricing.of(before, before_sample) if before_sample is not None else before
+    priced_after = StatsPricing.of(after, after_sample) if after_sample is not None else after
+    return float(sum(priced_before.cost(Query.from_json(p, before.schema), model)
+                     - priced_after.cost(Query.from_json(p, after.schema), model) for p in predicates))
 
 
 def outcomes(spark: SparkSession, root: str, cost_model: CostModel | None = None) -> list[RewriteOutcome]:
@@ -67,7 +76,7 @@ def outcomes(spark: SparkSession, root: str, cost_model: CostModel | None = None
         before, after = (manifest.at(spark, root, v) for v in (version - 1, version))
         model = cost_model if cost_model is not None else _logged_model(info) or _table_model(spark, after)
         since = [p for v, p in logged if v >= version]
-        realized = realized_benefit(before.tree, after.tree, since, model)
+        realized = realized_benefit(before.tree, after.tree, since, model, _sample(spark, before), _sample(spark, after))
         cost = _number(info.get("cost"))
         out.append(RewriteOutcome(version, info.get("policy"), info.get("unit"), cost,
                                   _number(info.get("predicted_benefit")), _number(info.get("break_even_queries")),
@@ -77,6 +86,12 @@ def outcomes(spark: SparkSession, root: str, cost_model: CostModel | None = None
 
 def frame(spark: SparkSession, rows: Sequence[RewriteOutcome]) -> DataFrame:
     return spark.createDataFrame([astuple(r) for r in rows], SCHEMA)
+
+
+def _sample(spark: SparkSession, version: manifest.TableVersion) -> LayoutData | None:
+    """The version's sample of its layout columns (None for a table that stores none)."""
+    relative = version.properties.get("layout.sample")
+    return None if relative is None else read_sample(spark, version.root, relative, version.tree.schema)
 
 
 def _logged_model(info: dict[str, Any]) -> CostModel | None:

@@ -54,11 +54,13 @@ import numpy as np
 from skipstone.layout.bounded.patterns import WorkloadPatterns, template_of, workload_patterns
 from skipstone.layout.bounded.recut import recut
 from skipstone.layout.bounded.regret import AccountedQueries, CurrentReads, PricedUnit, Proposal, price_units
+from skipstone.layout.stats_pricing import StatsPricing
 from skipstone.layout.bounded.straddle import query_block_use
 from skipstone.layout.bounded.units import cut_columns, describe_path, replace_units, tree_units
 from skipstone.layout.builders.node_queries import NodeQueries
-from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, with_table_bytes, with_table_prices,
-                                         with_table_read_share, write_costs, write_multiplier_or_default)
+from skipstone.layout.cost_model import (CostModel, SparkCost, TablePrices, with_table_bytes, with_table_file_rows,
+                                         with_table_prices, with_table_read_share, write_costs,
+                                         write_multiplier_or_default)
 from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
@@ -122,6 +124,10 @@ class BoundedRewrite:
         """This policy with the table's target block size, unless one was given."""
         return self if self.block_rows is not None else replace(self, block_rows=float(block_rows))
 
+    def with_file_rows(self, rows_per_file: float) -> BoundedRewrite:
+        """This policy counting the files of a block by the table's file size limit, unless its model has one."""
+        return replace(self, cost_model=with_table_file_rows(self.cost_model, rows_per_file))
+
     def with_bytes_per_row(self, bytes_per_row: float) -> BoundedRewrite:
         """This policy with the table's bytes per row (budget and prices), unless it has its own."""
         own = self.bytes_per_row if self.bytes_per_row is not None else float(bytes_per_row)
@@ -177,8 +183,10 @@ class BoundedRewrite:
             return patterns, []
         positions = tree.route(sample)
         accounted = AccountedQueries.of(queries, patterns.first_accounted)
-        current = CurrentReads.of(tree, accounted, self.cost_model)
-        use = query_block_use(tree, sample, [queries[p] for p in patterns.hot], positions)
+        # what the queries read is what the files' min/max cannot rule out, not the cuts alone
+        pricing = StatsPricing.of(tree, sample, positions=positions)
+        current = CurrentReads.of(tree, accounted, self.cost_model, pricing)
+        use = query_block_use(tree, sample, [queries[p] for p in patterns.hot], positions, pricing)
         straddled = use.of(range(len(patterns.hot))).straddled(self.seal_fraction)  # all hot queries seal
         row_of = {p: k for k, p in enumerate(patterns.hot)}
         priced: list[PricedUnit] = []
@@ -195,7 +203,7 @@ class BoundedRewrite:
             proposals = self._proposals(tree, sample, positions, straddled, read, most_regret, hot, label, since,
                                         held_out)
             priced += price_units(tree, proposals, accounted, self.cost_model, self._c,
-                                  self._bytes_per_row(), current)
+                                  self._bytes_per_row(), current, sample, positions)
         return patterns, priced
 
     @property

@@ -9,7 +9,10 @@ workload has already paid for not having the re-layout, the rent of the ski-rent
 Averaged over the last window of queries, it is the **rate** at which the re-layout would save.
 
 New blocks are priced from their estimated rows (the unit's exact rows, divided as the sample
-divides), and read when the query's boxes meet the part of the unit's region they cover.
+divides), and read when the query's boxes meet the part of the unit's region they cover. Given
+the sample, blocks old and new are read as Spark skips their files: only where the query's
+boxes meet those parts clipped to the box of the sample rows each holds (``StatsPricing``);
+cuts alone cannot see that a block cut on one column holds a narrow range of a correlated one.
 
 >>> import numpy as np
 >>> from skipstone.layout import LayoutData, Query, RowsRead, build_kd_tree
@@ -36,7 +39,9 @@ import numpy as np
 from skipstone.layout.boxes import touching
 from skipstone.layout.cost_model import CostModel, write_costs
 from skipstone.layout.queries import Query
+from skipstone.layout.schema import LayoutData
 from skipstone.layout.bounded.units import TreeUnit
+from skipstone.layout.stats_pricing import StatsPricing, clipped
 from skipstone.layout.tree import Node, PartitionTree
 
 
@@ -93,8 +98,12 @@ class CurrentReads:
     paid: np.ndarray
 
     @staticmethod
-    def of(tree: PartitionTree, queries: AccountedQueries, model: CostModel) -> CurrentReads:
-        touched = _touch_matrix(queries.distinct, *_descriptor_arrays(tree))
+    def of(tree: PartitionTree, queries: AccountedQueries, model: CostModel,
+           pricing: StatsPricing | None = None) -> CurrentReads:
+        """``pricing``: the tree's blocks as their statistics describe them; None: by its cuts."""
+        boxes = _descriptor_arrays(tree) if pricing is None else (pricing.low, pricing.high, pricing.owner,
+                                                                   tree.block_count)
+        touched = _touch_matrix(queries.distinct, *boxes)
         return CurrentReads(touched * model.block_costs(tree.block_rows)[None, :])
 
     def most_regret_before(self, counts: np.ndarray) -> np.ndarray:
@@ -145,13 +154,16 @@ class PricedUnit:
 
 def price_units(tree: PartitionTree, proposals: Sequence[Proposal], queries: AccountedQueries,
                 model: CostModel, write_multiplier: float, bytes_per_row: float,
-                current: CurrentReads | None = None) -> list[PricedUnit]:
+                current: CurrentReads | None = None, sample: LayoutData | None = None,
+                positions: np.ndarray | None = None) -> list[PricedUnit]:
     """Each proposal (a unit of ``tree`` and the subtree to replace it) priced over ``queries``;
-    ``current`` is ``CurrentReads.of(tree, queries, model)`` when the caller has it."""
+    ``current`` is ``CurrentReads.of(tree, queries, model)`` when the caller has it. With the
+    ``sample`` (routed to ``positions`` in ``tree``), new blocks are read as their statistics
+    will describe them, as ``current`` should then be."""
     if not proposals:
         return []
     current = CurrentReads.of(tree, queries, model) if current is None else current
-    low, high, owner, leaf_rows, spans = _new_leaf_regions(tree, proposals)
+    low, high, owner, leaf_rows, spans = _new_leaf_regions(tree, proposals, sample, positions)
     after = _touch_matrix(queries.distinct, low, high, owner, len(leaf_rows))
     new_prices = model.block_costs(leaf_rows)
     out = []
@@ -174,10 +186,12 @@ def _descriptor_arrays(tree: PartitionTree) -> tuple[np.ndarray, np.ndarray, np.
     return d.low, d.high, d.owner, tree.block_count
 
 
-def _new_leaf_regions(tree: PartitionTree, proposals: Sequence[Proposal]):
+def _new_leaf_regions(tree: PartitionTree, proposals: Sequence[Proposal], sample: LayoutData | None = None,
+                      positions: np.ndarray | None = None):
     """The new leaves of every proposal, stacked: their boxes (each leaf's region within its
-    unit's region), the leaf each box describes, each leaf's rows, and per proposal the range
-    of its leaves."""
+    unit's region; with the ``sample`` routed to ``positions``, clipped to the box of the
+    unit's sample rows each leaf would hold), the leaf each box describes, each leaf's rows,
+    and per proposal the range of its leaves."""
     lows, highs, owners, rows, spans = [], [], [], [], []
     leaves = 0
     for proposal in proposals:
@@ -187,6 +201,10 @@ def _new_leaf_regions(tree: PartitionTree, proposals: Sequence[Proposal]):
         low = np.maximum(d.low[:, None, :], region.low[None, :, :]).reshape(-1, tree.schema.width)
         high = np.minimum(d.high[:, None, :], region.high[None, :, :]).reshape(-1, tree.schema.width)
         owner = np.repeat(d.owner, region.count)
+        if sample is not None and positions is not None:
+            inside = sample.values[(positions >= proposal.unit.first) & (positions < proposal.unit.end)]
+            low, high = clipped(low, high, owner, inside, shape.route(LayoutData(tree.schema, inside)),
+                                shape.block_count)
         keep = np.all(low < high, axis=1)
         lows.append(low[keep])
         highs.append(high[keep])

@@ -25,6 +25,7 @@ import numpy as np
 
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
+from skipstone.layout.stats_pricing import StatsPricing
 from skipstone.layout.tree import PartitionTree
 
 
@@ -57,15 +58,17 @@ class QueryBlockUse:
 
 
 def query_block_use(tree: PartitionTree, sample: LayoutData, queries: Sequence[Query],
-                    positions: np.ndarray | None = None) -> QueryBlockUse:
+                    positions: np.ndarray | None = None, pricing: StatsPricing | None = None) -> QueryBlockUse:
     """How each query uses each block of ``tree``, estimated on ``sample``; ``positions`` is
-    ``tree.route(sample)`` when the caller has it."""
+    ``tree.route(sample)`` when the caller has it. A query reads the blocks ``pricing`` says its
+    statistics cannot rule out (None: those its cuts cannot)."""
     positions = tree.route(sample) if positions is None else positions
+    reader = tree if pricing is None else pricing
     per_block = np.bincount(positions, minlength=tree.block_count).astype(np.float64)
     reads = np.zeros((len(queries), tree.block_count))
     matches = np.zeros((len(queries), tree.block_count))
     for k, query in enumerate(queries):
-        reads[k] = np.where(tree.touched(query), per_block, 0.0)
+        reads[k] = np.where(reader.touched(query), per_block, 0.0)
         matches[k] = np.bincount(positions[_matching(sample.values, query)], minlength=tree.block_count)
     return QueryBlockUse(reads, matches)
 
