@@ -75,7 +75,7 @@ bench-scale: install $(VENV)/.bench $(BENCH_JAR)
 test-spark-versions: install
 	$(PY) .ci/spark_versions.py
 
-# Amoeba's TPC-H experiment on Spark, wall clock (docs/layout.md); LAYOUT_FLAGS="--sf 10" for SF 10
+# Amoeba's TPC-H experiment on Spark, wall clock (docs/layout-results.md); LAYOUT_FLAGS="--sf 10" for SF 10
 bench-layout: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.bench $(LAYOUT_FLAGS)
 

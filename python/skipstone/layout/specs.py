@@ -101,7 +101,7 @@ class Amoeba(SizedSpec):
 
     ``correlations`` (default True) counts a cut toward every column it separates, since
     per-file min/max skip by correlated columns too; ``False`` is the paper's Algorithm 1
-    (docs/layout.md says how and what it gains).
+    (docs/layout-results.md says how and what it gains).
 
     >>> Amoeba(block_bytes=64 << 20, columns=["l_shipdate", "l_quantity"]).columns
     ('l_shipdate', 'l_quantity')

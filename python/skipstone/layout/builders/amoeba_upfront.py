@@ -15,7 +15,7 @@ node is narrow. It also cuts no node holding fewer than two blocks' rows, as the
 paper's fixed depth cuts such nodes (left by an uneven cut of a few-valued column) into blocks
 smaller than asked for, and on Spark a file costs about as much to open as 1.25 MB to read.
 ``correlations=False`` is the paper's Algorithm 1. On TPC-H at SF 1 (256 blocks of 23,442
-rows, docs/layout.md), wall clock on Spark over the templates: the paper's tree 1.77x faster
+rows, docs/layout-results.md), wall clock on Spark over the templates: the paper's tree 1.77x faster
 than a full scan (k-d 2.57x in that run); ours 2.63x (k-d 2.48x in that run).
 
 >>> import numpy as np
