@@ -92,18 +92,21 @@ def test_realized_is_what_the_files_statistics_skip_not_what_the_cuts_say():
 def test_a_policy_counts_the_files_the_table_splits_a_large_block_into(spark, tmp_path):
     """The JVM writes a block of more than MaxBlockFactor x the target rows as several files,
     and a query that reads the block opens each: the policy's SparkCost gets that limit from
-    the table (its history shows the model it priced with). Without it, a tree of a few large
-    blocks (a column of few values) looked as if each were one file."""
+    the table (the plan records the model it priced with; planned only, nothing written).
+    Without it, a tree of a few large blocks (a column of few values) looked as if each were
+    one file."""
     from skipstone.layout import AutoColumns
     from skipstone.layout.cost_model import SparkCost
+    from skipstone.table.optimize import plan
 
     df = spark.range(800).selectExpr("id DIV 100 AS x", "id % 100 AS y")
     t = Skipstone.create(spark, str(tmp_path / "t"), df, layout=KdTree(block_rows=100, columns=["y"]))
     for _ in range(3):
         t.read().where(QUERY).count()
-    assert t.optimize(AutoColumns(force=True)) is not None
-    logged = json.loads(t.history().collect()[-1].commit_info)["cost_model"]
+    planned = plan(spark, t.current(), None, AutoColumns(force=True))
     factor = spark._jvm.io.skipstone.table.TableTransaction.MaxBlockFactor()
-    assert logged["kind"] == "SparkCost" and logged["rows_per_file"] == factor * 100
+    block_rows = float(t.current().properties["layout.blockRows"])
+    assert planned is not None and planned.cost_model["kind"] == "SparkCost"
+    assert planned.cost_model["rows_per_file"] == factor * block_rows
     assert SparkCost(bytes_per_row=1, file_bytes=10).with_file_rows(200).block_costs(np.array([500.0])) == [500 + 3 * 10]
     assert SparkCost(bytes_per_row=1, file_bytes=10, rows_per_file=1000).with_file_rows(200).rows_per_file == 1000
