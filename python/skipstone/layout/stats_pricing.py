@@ -5,8 +5,8 @@ MinMax index), not by the cuts of the tree that routed them there. The two diffe
 columns the tree never cut: a block cut on ship date holds a narrow range of receipt dates too
 (a line is received within a month of shipping), and a block cut on quantity a narrow range of
 extended prices. Priced by its cuts, a tree over many correlated columns looks as if it read
-half as much again as it does (TPC-H SF 1, two of six columns per query: Amoeba's tree over all
-columns reads 20 % of the rows, its cuts say 30 %), so a policy comparing it with a tree over
+half as much again as it does (TPC-H SF 1, random pairs of six columns: Amoeba's tree over the
+six reads 20 % of the rows, its cuts say 30 %; ``benchmarks/layout_spark/stats_pricing_check.py``), so a policy comparing it with a tree over
 the queried columns sees a gain that is not there.
 
 ``StatsPricing.of(layout, sample)`` routes the sample through the layout and describes each

@@ -6,9 +6,8 @@ same rows (on Spark at SF 1, two Amoeba and k-d builds were 0.3 s of a 0.47 s de
 builders are deterministic (``builders/noise.py`` hashes instead of drawing), so a tree built
 before is the tree that would be built now, and keeping it changes no decision, only its time.
 
-Keys hold the spec's JSON, the sample's schema (compared whole: hashing its text cost 0.7 s a
-call on a table whose layout columns hold a million distinct strings), a digest of its encoded
-values, the block size and the table's rows; the newest ``MAX_TREES`` are kept (a few candidates a step, a few steps a phase).
+Keys hold the spec's JSON, the sample's schema (compared whole, not printed and hashed: a
+categorical column's dictionary can hold millions of strings), a digest of its encoded values, the block size and the table's rows; the newest ``MAX_TREES`` are kept (a few candidates a step, a few steps a phase).
 
 >>> import numpy as np
 >>> from skipstone.layout import KdTree, LayoutData

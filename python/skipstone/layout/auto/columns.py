@@ -60,8 +60,8 @@ from skipstone.layout.tree import PartitionTree, renumber
 # The builders a candidate is tried with, by the spec name a table records.
 BUILDERS: dict[str, type[SizedSpec]] = {"KdTree": KdTree, "Amoeba": Amoeba}
 REFINED_SETS = 1  # the column sets the first builder priced cheapest, which the other builders build too
-# ... when their price is under this many times what the choice must cost to be taken: another
-# builder over the same columns was never a third cheaper than the k-d tree in our checks
+# ... when their price is under this many times what the choice must cost to be taken: a set
+# whose k-d tree costs half as much again as that is not worth another build
 REFINE_WITHIN = 1.5
 
 
@@ -203,7 +203,7 @@ def choose_columns(tree: Layout, workload: Sequence[Query], sample: LayoutData, 
         return _mean_cost(priced(made, sample) if by_stats else candidate, distinct, cost_model), columns, builder, spec, candidate
 
     # every column set by the first builder; the cheapest few by the others too (an Amoeba build
-    # is 0.27 s on a 25-column sample at SF 1, a k-d build a tenth of that)
+    # scores every candidate cut at every node, a k-d build takes medians: the dearer part of a call)
     first = sorted((priced_candidate(columns, builders[0]) for columns in candidate_columns(queries, weights, max_columns,
                                                                                                hot_share)), key=lambda c: c[0])
     needed = (1 - margin) * current  # what a choice must cost at most

@@ -54,7 +54,6 @@ import numpy as np
 from skipstone.layout.bounded.patterns import WorkloadPatterns, template_of, workload_patterns
 from skipstone.layout.bounded.recut import recut
 from skipstone.layout.bounded.regret import AccountedQueries, CurrentReads, PricedUnit, Proposal, price_units
-from skipstone.layout.stats_pricing import StatsPricing
 from skipstone.layout.bounded.straddle import query_block_use
 from skipstone.layout.bounded.units import cut_columns, describe_path, replace_units, tree_units
 from skipstone.layout.builders.node_queries import NodeQueries
@@ -65,6 +64,7 @@ from skipstone.layout.layout import Layout
 from skipstone.layout.policies import LayoutChange
 from skipstone.layout.queries import Query
 from skipstone.layout.schema import LayoutData
+from skipstone.layout.stats_pricing import StatsPricing
 from skipstone.layout.tree import Leaf, Node, PartitionTree, renumber
 
 log = logging.getLogger(__name__)
