@@ -1,0 +1,167 @@
+"""When does AutoColumns buy, and does it pay? The shifting benchmark's workloads replayed offline.
+
+    python -m benchmarks.layout_spark.trigger_replay [--random-attributes] [--per-phase 100]
+        [--optimize-every 50] [--write-scales 0.5,1,2]
+
+The wall-clock benchmark (``shifting.py``) takes 10 to 50 minutes a run, so a change to the
+policy's trigger is hard to judge by it alone. This replays its workload (the same generator and
+seed, on the same denormalized TPC-H table, which ``make bench-layout-shifting`` leaves in
+benchmarks/.data) against the layouts alone: the table starts as Amoeba's upfront tree built on
+a sample of the size a managed table keeps; every ``--optimize-every`` queries the policy plans
+on the log so far, as ``t.optimize()`` does, and its change, if any, replaces the tree.
+
+Each query is priced by the cost model the policy prices with (``SparkCost``: the bytes of the
+columns it reads, by their share of the files' bytes in the Parquet footers, plus a price per
+file, the table's file size limit), on a second, independent and larger sample
+(``--truth-rows``): the blocks' min/max as the files will hold them, so a policy cannot flatter
+itself with the sample it chose on. The policy prices with the mean share of the last 100
+queries, as a table's log gives it. A rewrite costs what the policy predicted. The samples are
+drawn once (a Spark job) and kept in benchmarks/.data.
+Prints per method the total in the model's units (simulated, not seconds), the rewrites and when,
+and the ratio to the upfront tree and to k-d. ``AutoColumns()`` is replayed once per
+``--write-scales``: its write multiplier times each, a rewrite priced that much dearer or
+cheaper against a read (on object storage a read costs more against a rewrite than on local
+SSD; a calibrated table, ``t.calibrate()``, prices with its own).
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from dataclasses import replace
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if os.path.join(ROOT, "python") not in sys.path:
+    sys.path.append(os.path.join(ROOT, "python"))
+
+PROJECTED = ("l_extendedprice", "l_discount")  # what the benchmark's queries select besides their filters
+
+
+def column_shares(directory: str) -> dict[str, float]:
+    """Each column's share of the compressed bytes of the Parquet files in ``directory``."""
+    import pyarrow.parquet as pq
+
+    sizes: dict[str, float] = {}
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".parquet"):
+            meta = pq.ParquetFile(os.path.join(directory, name)).metadata
+            for g in range(meta.num_row_groups):
+                for c in range(meta.row_group(g).num_columns):
+                    chunk = meta.row_group(g).column(c)
+                    sizes[chunk.path_in_schema] = sizes.get(chunk.path_in_schema, 0.0) + chunk.total_compressed_size
+    total = sum(sizes.values())
+    return {c: v / total for c, v in sizes.items()}
+
+
+def read_shares(workload: list[tuple[int, dict]], shares: dict[str, float]) -> list[float]:
+    """The share of a row's bytes each query reads: its filter columns and what it selects."""
+    return [sum(shares[c] for c in {b["column"] for b in q["and"]} | set(PROJECTED)) for _, q in workload]
+
+
+def samples(df: Any, rows: int, sizes: tuple[int, int], seed: int, cache: str) -> tuple[Any, Any]:
+    """The policy's sample and the truth's, drawn by the JVM as a table draws its own, kept in ``cache``."""
+    import pickle
+
+    path = os.path.join(cache, f"replay-samples-{rows}-{sizes[0]}-{sizes[1]}-{seed}.pkl")
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    from skipstone.table.sample import draw_sample
+
+    drawn = tuple(draw_sample(df, df.columns, rows, n, seed=seed + k) for k, n in enumerate(sizes))
+    with open(path, "wb") as f:
+        pickle.dump(drawn, f)
+    return drawn
+
+
+def replay(policy: Any, start: Any, queries: list, shares: list[float], sample: Any, truth: Any, model: Any,
+           every: int) -> dict[str, Any]:
+    """The policy run over ``queries`` from the tree ``start``: total, per-query costs and rewrites."""
+    from skipstone.layout.stats_pricing import StatsPricing
+
+    tree, priced = start, StatsPricing.of(start, truth)
+    total, rewrites, deciding = 0.0, [], 0.0
+    for i, query in enumerate(queries):
+        total += priced.cost(query, replace(model, read_share=shares[i]))
+        if (i + 1) % every:
+            continue
+        started = time.perf_counter()
+        recent = shares[max(0, i + 1 - 100):i + 1]
+        change = policy.with_read_share(sum(recent) / len(recent)).propose(tree, queries[:i + 1], sample)
+        deciding += time.perf_counter() - started
+        if change is None:
+            continue
+        total += change.cost
+        rewrites.append({"query": i + 1, "columns": change.columns, "builder": change.builder,
+                         "break_even": change.break_even_queries, "horizon": change.horizon_queries})
+        tree, priced = change.tree, StatsPricing.of(change.tree, truth)
+    return {"total": total, "rewrites": rewrites, "deciding_s": deciding}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sf", type=float, default=1.0)
+    parser.add_argument("--blocks", type=int, default=256)
+    parser.add_argument("--per-phase", type=int, default=100)
+    parser.add_argument("--optimize-every", type=int, default=50)
+    parser.add_argument("--random-attributes", action="store_true")
+    parser.add_argument("--write-scales", default="1", help="the write multiplier's scales, comma-separated")
+    parser.add_argument("--sample-rows", type=int, default=51_200, help="a managed table's sample at 256 blocks")
+    parser.add_argument("--truth-rows", type=int, default=400_000)
+    parser.add_argument("--verbose", action="store_true", help="the policies' reasons, each time they plan")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cache", default=os.path.join(ROOT, "benchmarks", ".data"))
+    args = parser.parse_args()
+
+    from benchmarks.harness import session
+    from benchmarks.layout_spark.shifting_workload import PHASES, random_attribute_workload, shifting_workload
+    from benchmarks.layout_spark.tpch_data import denormalized
+    from skipstone.layout import Amoeba, AutoColumns, KdTree, Query, SparkCost
+    from skipstone.layout.cost_model import write_multiplier_or_default
+    from skipstone.layout.stats_pricing import StatsPricing
+
+    if args.verbose:
+        logging.basicConfig(level=logging.WARNING, format="    %(message)s")
+        logging.getLogger("skipstone.layout.auto.policy").setLevel(logging.INFO)
+    spark = session("skipstone-trigger-replay")
+    try:
+        source = denormalized(spark, args.sf, args.cache, args.blocks)
+        df = spark.read.parquet(source)
+        rows = df.count()
+        size = sum(os.path.getsize(os.path.join(source, n)) for n in os.listdir(source) if n.endswith(".parquet"))
+        sample, truth = samples(df, rows, (args.sample_rows, args.truth_rows), args.seed, args.cache)
+        if args.random_attributes:
+            workload = random_attribute_workload(df, len(PHASES) * args.per_phase, args.seed)
+        else:
+            workload = shifting_workload(df, args.per_phase, args.seed)
+    finally:
+        spark.stop()
+    queries = [Query.from_json(q, sample.schema) for _, q in workload]
+    shares = read_shares(workload, column_shares(source))
+    block_rows = max(1, rows // args.blocks)
+    model = SparkCost(bytes_per_row=size / rows, rows_per_file=2.0 * block_rows)
+    upfront = Amoeba(block_rows=block_rows).build(sample, block_rows, rows)
+    static = {"kd": KdTree(block_rows=block_rows).build(sample, block_rows, rows), "amoeba": upfront}
+    totals = {name: sum(priced.cost(q, replace(model, read_share=share)) for q, share in zip(queries, shares))
+              for name, priced in ((n, StatsPricing.of(t, truth)) for n, t in static.items())}
+    kind = "random attributes" if args.random_attributes else "shifting"
+    print(f"{kind}, {len(queries)} queries, optimize every {args.optimize_every}; SF {args.sf:g}, {rows:,} rows, "
+          f"{args.blocks} blocks; model units (simulated)")
+    for name, total in totals.items():
+        print(f"  {name:16s} {total:.4g} ({static[name].block_count} blocks)")
+    for scale in (float(s) for s in args.write_scales.split(",")):
+        name = f"auto x{scale:g}"
+        policy = AutoColumns(window=100, write_multiplier=scale * write_multiplier_or_default(None))
+        policy = policy.for_table(block_rows).with_bytes_per_row(size / rows).with_file_rows(2.0 * block_rows)
+        run = replay(policy, upfront, queries, shares, sample, truth, model, args.optimize_every)
+        bought = "; ".join(f"at {r['query']} ({', '.join(r['columns'])}) by {r['builder']}, break-even "
+                           f"{r['break_even']:.0f}, horizon {r['horizon']:.0f}" for r in run["rewrites"]) or "none"
+        print(f"  {name:16s} {run['total']:.4g}: {run['total'] / totals['amoeba']:.3f}x the upfront tree, "
+              f"{run['total'] / totals['kd']:.3f}x k-d; deciding {run['deciding_s']:.1f} s; rewrites: {bought}")
+
+
+if __name__ == "__main__":
+    main()
