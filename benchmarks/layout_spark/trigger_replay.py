@@ -21,7 +21,9 @@ Prints per method the total in the model's units (simulated, not seconds), the r
 and the ratio to the upfront tree and to k-d. ``AutoColumns()`` is replayed once per
 ``--write-scales``: its write multiplier times each, a rewrite priced that much dearer or
 cheaper against a read (on object storage a read costs more against a rewrite than on local
-SSD; a calibrated table, ``t.calibrate()``, prices with its own).
+SSD; a calibrated table, ``t.calibrate()``, prices with its own). ``--prices`` replays with a
+table's calibrated prices instead of the library's (as the shifting benchmark's ``--calibrate``
+prints them): file_bytes, job_bytes and write multiplier, for the policy and the pricing alike.
 """
 from __future__ import annotations
 
@@ -38,22 +40,6 @@ if os.path.join(ROOT, "python") not in sys.path:
     sys.path.append(os.path.join(ROOT, "python"))
 
 PROJECTED = ("l_extendedprice", "l_discount")  # what the benchmark's queries select besides their filters
-
-
-def column_shares(directory: str) -> dict[str, float]:
-    """Each column's share of the compressed bytes of the Parquet files in ``directory``."""
-    import pyarrow.parquet as pq
-
-    sizes: dict[str, float] = {}
-    for name in sorted(os.listdir(directory)):
-        if name.endswith(".parquet"):
-            meta = pq.ParquetFile(os.path.join(directory, name)).metadata
-            for g in range(meta.num_row_groups):
-                for c in range(meta.row_group(g).num_columns):
-                    chunk = meta.row_group(g).column(c)
-                    sizes[chunk.path_in_schema] = sizes.get(chunk.path_in_schema, 0.0) + chunk.total_compressed_size
-    total = sum(sizes.values())
-    return {c: v / total for c, v in sizes.items()}
 
 
 def read_shares(workload: list[tuple[int, dict]], shares: dict[str, float]) -> list[float]:
@@ -111,12 +97,14 @@ def main() -> None:
     parser.add_argument("--write-scales", default="1", help="the write multiplier's scales, comma-separated")
     parser.add_argument("--sample-rows", type=int, default=51_200, help="a managed table's sample at 256 blocks")
     parser.add_argument("--truth-rows", type=int, default=400_000)
+    parser.add_argument("--prices", help="file_bytes,job_bytes,write_multiplier of a calibrated table")
     parser.add_argument("--verbose", action="store_true", help="the policies' reasons, each time they plan")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cache", default=os.path.join(ROOT, "benchmarks", ".data"))
     args = parser.parse_args()
 
     from benchmarks.harness import session
+    from benchmarks.layout_spark.calibrate_file_cost import column_shares
     from benchmarks.layout_spark.shifting_workload import PHASES, random_attribute_workload, shifting_workload
     from benchmarks.layout_spark.tpch_data import denormalized
     from skipstone.layout import Amoeba, AutoColumns, KdTree, Query, SparkCost
@@ -142,19 +130,23 @@ def main() -> None:
     queries = [Query.from_json(q, sample.schema) for _, q in workload]
     shares = read_shares(workload, column_shares(source))
     block_rows = max(1, rows // args.blocks)
-    model = SparkCost(bytes_per_row=size / rows, rows_per_file=2.0 * block_rows)
+    file_bytes, job_bytes, multiplier = (None, None, write_multiplier_or_default(None)) if args.prices is None else \
+        (float(v) for v in args.prices.split(","))
+    model = SparkCost(bytes_per_row=size / rows, rows_per_file=2.0 * block_rows, file_bytes=file_bytes,
+                      job_bytes=job_bytes)
     upfront = Amoeba(block_rows=block_rows).build(sample, block_rows, rows)
     static = {"kd": KdTree(block_rows=block_rows).build(sample, block_rows, rows), "amoeba": upfront}
     totals = {name: sum(priced.cost(q, replace(model, read_share=share)) for q, share in zip(queries, shares))
               for name, priced in ((n, StatsPricing.of(t, truth)) for n, t in static.items())}
     kind = "random attributes" if args.random_attributes else "shifting"
     print(f"{kind}, {len(queries)} queries, optimize every {args.optimize_every}; SF {args.sf:g}, {rows:,} rows, "
-          f"{args.blocks} blocks; model units (simulated)")
+          f"{args.blocks} blocks; write multiplier {multiplier:.3g}, a file {model.file_price:.3g} bytes, a job "
+          f"{model.job_cost:.3g}; model units (simulated)")
     for name, total in totals.items():
         print(f"  {name:16s} {total:.4g} ({static[name].block_count} blocks)")
     for scale in (float(s) for s in args.write_scales.split(",")):
         name = f"auto x{scale:g}"
-        policy = AutoColumns(window=100, write_multiplier=scale * write_multiplier_or_default(None))
+        policy = AutoColumns(window=100, write_multiplier=scale * multiplier, cost_model=model)
         policy = policy.for_table(block_rows).with_bytes_per_row(size / rows).with_file_rows(2.0 * block_rows)
         run = replay(policy, upfront, queries, shares, sample, truth, model, args.optimize_every)
         bought = "; ".join(f"at {r['query']} ({', '.join(r['columns'])}) by {r['builder']}, break-even "

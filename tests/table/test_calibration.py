@@ -113,7 +113,7 @@ def test_a_policy_given_prices_keeps_them():
 
 def test_an_uncalibrated_table_prices_as_the_library():
     policy = BoundedRewrite().with_prices(TablePrices())
-    assert (policy._c, policy.cost_model.file_price, policy.cost_model.job_cost) == (66.0, 1_250_000.0, 16_000_000.0)
+    assert (policy._c, policy.cost_model.file_price, policy.cost_model.job_cost) == (11.8, 221_500.0, 16_000_000.0)
 
 
 def test_a_calibration_that_fails_half_way_changes_nothing_and_leaves_no_copy(spark, table, monkeypatch):

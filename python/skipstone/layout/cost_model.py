@@ -10,8 +10,8 @@ bytes Spark could have read in the time it spends opening one (footer, task, lis
 fixed ``job_bytes`` per rewrite: the Spark job that reads, routes, writes, re-indexes and
 commits costs seconds whatever its size, which a price per row cannot see.
 
-The defaults were calibrated on Spark (local[2], 2 shared cores; TPC-H SF 0.1) by
-``python -m benchmarks.layout_spark.calibrate_file_cost <bench results.json> --rewrites``
+The defaults were calibrated on Spark (local[2], 2 shared cores; TPC-H SF 1) by
+``python -m benchmarks.layout_spark.calibrate_file_cost --reads --rewrites --sf 1 --blocks 256``
 (benchmarks/layout_spark/results/calibration.json). Calibrate on your cluster and pass your
 own ``SparkCost`` to the policies.
 
@@ -39,12 +39,16 @@ from typing import Any, Mapping, Protocol, runtime_checkable
 import numpy as np
 
 # Calibrated on Spark: benchmarks/layout_spark/results/calibration.json (see the module doc),
-# TPC-H SF 1 in 256 and 32 files, local[2]. Reads: 0.24 s per query, 3.1 s/GB and 3.8 ms per
-# file opened; rewrites: 3.3 s per job plus 205 s/GB (the rows are read, routed to their
-# blocks, shuffled, written, indexed and committed).
-FILE_BYTES = 1_250_000.0  # a file opened costs as much as reading this many bytes
+# TPC-H SF 1 in 256 and 32 files, local[2]. Reads: 0.24 s per query, 3.1 s per GB of the files
+# and 3.8 ms per file opened, by a query reading 17.8 % of each file's bytes (three of its 25
+# columns), so 17.5 s per GB of the columns read: a query's bytes are priced as the columns it
+# reads (``read_share``); rewrites: 3.3 s per job plus 205 s/GB (the rows are read, routed to
+# their blocks, shuffled, written, indexed and committed). Until 2026-11-27 the two read prices
+# were per byte of the files while queries were priced by the bytes of their columns: a read
+# looked 5.6 times cheaper against a rewrite and against opening a file than it is.
+FILE_BYTES = 221_500.0  # a file opened costs as much as reading this many bytes of the columns read
 JOB_BYTES = 16_000_000.0  # a rewrite's fixed cost (one Spark job): the bytes it rewrites meanwhile
-SPARK_WRITE_MULTIPLIER = 66.0  # a byte rewritten costs this many bytes read
+SPARK_WRITE_MULTIPLIER = 11.8  # a byte rewritten costs this many bytes read
 
 
 @runtime_checkable
@@ -205,7 +209,7 @@ def model_to_json(model: CostModel) -> dict[str, Any] | None:
     priced as it was predicted); None for a model of your own.
 
     >>> model_to_json(SparkCost(bytes_per_row=8))
-    {'kind': 'SparkCost', 'bytes_per_row': 8, 'file_bytes': 1250000.0, 'rows_per_file': inf, 'job_bytes': 16000000.0, 'read_share': None}
+    {'kind': 'SparkCost', 'bytes_per_row': 8, 'file_bytes': 221500.0, 'rows_per_file': inf, 'job_bytes': 16000000.0, 'read_share': None}
     >>> model_from_json(model_to_json(RowsRead()))
     RowsRead(job_cost=0.0)
     """
