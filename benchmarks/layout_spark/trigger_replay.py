@@ -65,7 +65,7 @@ def samples(df: Any, rows: int, sizes: tuple[int, int], seed: int, cache: str) -
 
 def replay(policy: Any, start: Any, queries: list, shares: list[float], sample: Any, truth: Any, model: Any,
            every: int) -> dict[str, Any]:
-    """The policy run over ``queries`` from the tree ``start``: total, per-query costs and rewrites."""
+    """The policy run over ``queries`` from the tree ``start``: its total, its rewrites and its deciding seconds."""
     from skipstone.layout.stats_pricing import StatsPricing
 
     tree, priced = start, StatsPricing.of(start, truth)
