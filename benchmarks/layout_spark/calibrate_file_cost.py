@@ -43,7 +43,9 @@ READ_COLUMNS = ("l_extendedprice", "l_discount", "l_quantity")  # what the timed
 
 
 def column_shares(directory: str) -> dict[str, float]:
-    """Each column's share of the compressed bytes of the Parquet files in ``directory``."""
+    """Each column's share of the compressed bytes of the Parquet files in ``directory``: the
+    measure a table's workload log takes of each query (the JVM's ``ReadShare``, from a managed
+    table's largest file), taken here over every file of a plain directory, without Spark."""
     import pyarrow.parquet as pq
 
     sizes: dict[str, float] = {}
