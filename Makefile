@@ -12,7 +12,7 @@ PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central by one `mvn` run (jvm/run_jvm_tests.py; ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar dist test-dist apidocs bench-jar demo test test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-layout-replay bench-deciding bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores test-catalog-store
+.PHONY: install jar dist test-dist apidocs bench-jar demo test test-long test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-layout-replay bench-deciding bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores test-catalog-store
 
 install: $(VENV)/.installed $(JAR)
 
@@ -140,8 +140,14 @@ bench-delta-source:
 demo: install
 	$(PY) -m skipstone demo
 
+# The tests marked `long` (over 15 s each: a local cluster, spark-sql shells and other processes'
+# Spark starts, the fuzzers' smoke runs, hypothesis' random predicates) run in `make test-long`,
+# which CI runs right after `make test`: that keeps `make test` under 20 minutes on 2 cores.
 test: install test-jvm
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -m "not long" tests
+
+test-long: install
+	$(PY) -m pytest -q -m long tests
 
 # Every fenced example of README.md and docs/*.md, and the demo (tests/docs/); make test runs the
 # quick pages only. About 5.5 minutes on 2 shared cores.

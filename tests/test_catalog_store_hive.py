@@ -8,7 +8,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from datasets import write_clustered
+
+# over 15 s: make test-long runs it (CI after make test), not make test
+pytestmark = pytest.mark.long
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -6,11 +6,14 @@ is about the fuzzer, whose job is to find them.
 """
 from __future__ import annotations
 
+import pytest
+
 import udfs  # noqa: F401 - points Spark's Python workers at this interpreter and path
 from fuzz import oracle, predicates, runner
 from fuzz.predicates import And, Leaf, Not, Or
 
 
+@pytest.mark.long  # over 15 s: make test-long runs it (CI after make test)
 def test_a_small_fuzz_run_checks_hundreds_of_cases(spark, tmp_path):
     summary = runner.run(300, seed=7, spark=spark, workdir=str(tmp_path), per_dataset=150,
                          shrink_failures=False, log=lambda s: None)
@@ -51,6 +54,7 @@ def test_file_keys_ignore_uri_spelling():
     assert oracle.file_key("file:/tmp/d/p=a%20b/x.csv", root) == "p=a b/x.csv"
 
 
+@pytest.mark.long  # over 15 s: make test-long runs it (CI after make test)
 def test_a_small_table_fuzz_run_finds_no_wrong_answer(spark, tmp_path):
     """Managed tables (tests/fuzz/tables.py): a few created, changed and checked after every step.
     The seeds were the first to hit each bug it found (infinite cuts, `a.b` beside struct a)."""

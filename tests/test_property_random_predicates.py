@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 
 import pyarrow as pa
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -100,6 +101,7 @@ def table_of(rows: list[tuple]) -> pa.Table:
 _counter = itertools.count()
 
 
+@pytest.mark.long  # over 15 s: make test-long runs it (CI after make test)
 @settings(max_examples=25, deadline=None, print_blob=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])

@@ -11,6 +11,9 @@ import pytest
 from datasets import write_clustered
 from skipstone import EXTENSION_CLASS, MinMax, Skipstone, jar_path
 
+# over 15 s: make test-long runs it (CI after make test), not make test
+pytestmark = pytest.mark.long
+
 
 def spark_sql() -> str | None:
     found = os.path.join(os.path.dirname(sys.executable), "spark-sql")

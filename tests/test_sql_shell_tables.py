@@ -11,6 +11,9 @@ import pytest
 from skipstone import EXTENSION_CLASS, jar_path
 from tests.test_sql_shell import spark_sql
 
+# over 15 s: make test-long runs it (CI after make test), not make test
+pytestmark = pytest.mark.long
+
 
 @pytest.mark.skipif(spark_sql() is None, reason="pyspark's spark-sql script is not installed")
 def test_a_managed_table_from_create_to_vacuum_with_only_the_jar(tmp_path):

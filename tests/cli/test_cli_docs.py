@@ -37,6 +37,7 @@ def test_the_doc_has_examples_of_every_command() -> None:
                     "optimize", "history", "vacuum", "plot", "drop"}
 
 
+@pytest.mark.long  # over 15 s: make test-long runs it (CI after make test)
 def test_every_command_example_runs(cli: Any, workdir: str) -> None:
     from skipstone import ManagedTable
 

@@ -20,6 +20,9 @@ import pytest
 
 import skipstone
 
+# over 15 s: make test-long runs it (CI after make test), not make test
+pytestmark = pytest.mark.long
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = os.path.dirname(os.path.abspath(skipstone.__file__))
 

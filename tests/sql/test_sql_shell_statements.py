@@ -11,6 +11,9 @@ import pytest
 from skipstone import EXTENSION_CLASS, MinMax, Skipstone, jar_path
 from tests.datasets import write_clustered
 
+# over 15 s: make test-long runs it (CI after make test), not make test
+pytestmark = pytest.mark.long
+
 
 def fragmented_table(spark, path: str):
     """A managed table whose blocks hold more files than their rows need (two appends)."""
