@@ -51,7 +51,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if os.path.join(ROOT, "python") not in sys.path:
     sys.path.append(os.path.join(ROOT, "python"))
 RESULTS = os.path.join(ROOT, "benchmarks", "layout_spark", "results")
-SELECT = "count(*), sum(l_extendedprice * (1 - l_discount))"
+from benchmarks.layout_spark.shifting_workload import SELECT  # noqa: E402 (after the path)
 
 
 def static_specs(phase_columns: list[str]) -> dict[str, Callable[[int], Any]]:

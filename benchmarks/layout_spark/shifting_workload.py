@@ -23,6 +23,9 @@ from benchmarks.layout_spark.workload import json_value
 # customer's balance and the receipt date (no phase shares a column with another)
 PHASES: tuple[tuple[str, str], ...] = (("l_shipdate", "l_quantity"), ("l_extendedprice", "l_discount"),
                                        ("c_acctbal", "l_receiptdate"))
+# what every query selects besides its filter (the replay prices the bytes of these columns too)
+SELECTED: tuple[str, str] = ("l_extendedprice", "l_discount")
+SELECT = f"count(*), sum({SELECTED[0]} * (1 - {SELECTED[1]}))"
 SHARE = (0.05, 0.25)  # each bound covers this share of the column's values, drawn uniformly
 
 

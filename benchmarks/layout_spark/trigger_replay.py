@@ -1,7 +1,7 @@
 """When does AutoColumns buy, and does it pay? The shifting benchmark's workloads replayed offline.
 
     python -m benchmarks.layout_spark.trigger_replay [--random-attributes] [--per-phase 100]
-        [--optimize-every 50] [--write-scales 0.5,1,2]
+        [--optimize-every 50] [--write-scales 0.5,1,2] [--max-columns 3,6] [--prices F,J,C]
 
 The wall-clock benchmark (``shifting.py``) takes 10 to 50 minutes a run, so a change to the
 policy's trigger is hard to judge by it alone. This replays its workload (the same generator and
@@ -24,6 +24,7 @@ cheaper against a read (on object storage a read costs more against a rewrite th
 SSD; a calibrated table, ``t.calibrate()``, prices with its own). ``--prices`` replays with a
 table's calibrated prices instead of the library's (as the shifting benchmark's ``--calibrate``
 prints them): file_bytes, job_bytes and write multiplier, for the policy and the pricing alike.
+``--max-columns`` replays ``AutoColumns`` once per value of its ``max_columns`` too.
 """
 from __future__ import annotations
 
@@ -39,12 +40,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if os.path.join(ROOT, "python") not in sys.path:
     sys.path.append(os.path.join(ROOT, "python"))
 
-PROJECTED = ("l_extendedprice", "l_discount")  # what the benchmark's queries select besides their filters
+from benchmarks.layout_spark.shifting_workload import SELECTED  # noqa: E402 (after the path)
 
 
 def read_shares(workload: list[tuple[int, dict]], shares: dict[str, float]) -> list[float]:
     """The share of a row's bytes each query reads: its filter columns and what it selects."""
-    return [sum(shares[c] for c in {b["column"] for b in q["and"]} | set(PROJECTED)) for _, q in workload]
+    return [sum(shares[c] for c in {b["column"] for b in q["and"]} | set(SELECTED)) for _, q in workload]
 
 
 def samples(df: Any, rows: int, sizes: tuple[int, int], seed: int, cache: str) -> tuple[Any, Any]:
@@ -95,6 +96,7 @@ def main() -> None:
     parser.add_argument("--optimize-every", type=int, default=50)
     parser.add_argument("--random-attributes", action="store_true")
     parser.add_argument("--write-scales", default="1", help="the write multiplier's scales, comma-separated")
+    parser.add_argument("--max-columns", default="", help="AutoColumns' max_columns, comma-separated (default: the library's)")
     parser.add_argument("--sample-rows", type=int, default=51_200, help="a managed table's sample at 256 blocks")
     parser.add_argument("--truth-rows", type=int, default=400_000)
     parser.add_argument("--prices", help="file_bytes,job_bytes,write_multiplier of a calibrated table")
@@ -144,9 +146,11 @@ def main() -> None:
           f"{model.job_cost:.3g}; model units (simulated)")
     for name, total in totals.items():
         print(f"  {name:16s} {total:.4g} ({static[name].block_count} blocks)")
-    for scale in (float(s) for s in args.write_scales.split(",")):
-        name = f"auto x{scale:g}"
-        policy = AutoColumns(window=100, write_multiplier=scale * multiplier, cost_model=model)
+    default_columns = AutoColumns().max_columns
+    for scale, columns in ((float(s), int(m)) for s in args.write_scales.split(",")
+                           for m in (args.max_columns or str(default_columns)).split(",")):
+        name = f"auto x{scale:g}" + (f" {columns} cols" if columns != default_columns else "")
+        policy = AutoColumns(window=100, write_multiplier=scale * multiplier, cost_model=model, max_columns=columns)
         policy = policy.for_table(block_rows).with_bytes_per_row(size / rows).with_file_rows(2.0 * block_rows)
         run = replay(policy, upfront, queries, shares, sample, truth, model, args.optimize_every)
         bought = "; ".join(f"at {r['query']} ({', '.join(r['columns'])}) by {r['builder']}, break-even "

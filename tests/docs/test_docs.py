@@ -18,7 +18,7 @@ from tests.docs.doc_runner import PAGES, PageRun, blocks
 
 QUICK = {"docs/architecture.md", "docs/benchmarks.md", "docs/cloud.md", "docs/cluster.md", "docs/development.md", "docs/encryption.md",
          "docs/extending.md", "docs/fuzzing.md", "docs/index-format.md", "docs/index-types.md", "docs/index.md",
-         "docs/install.md", "docs/layout.md", "docs/layout-pricing.md", "docs/layout-results.md", "docs/layout-shifting.md",
+         "docs/install.md", "docs/layout.md", "docs/layout-policies.md", "docs/layout-pricing.md", "docs/layout-results.md", "docs/layout-shifting.md",
          "docs/maintenance.md", "docs/metadata.md", "docs/partial-indexes.md",
          "docs/peers.md", "docs/skipping.md",
          "docs/spark-versions.md", "docs/sql.md", "docs/table-format.md", "docs/tables.md", "docs/use-cases.md"}

@@ -20,7 +20,7 @@ from skipstone.layout.cost_model import rewrite_cost
 ROWS, BLOCK_ROWS, BYTES_PER_ROW = 20_000, 300, 100
 PHASE, EVERY = 200, 25
 MODEL = SparkCost(bytes_per_row=BYTES_PER_ROW, file_bytes=40_000, job_bytes=150_000)
-WRITE_MULTIPLIER = 66.0  # a byte rewritten costs 66 read: the simulation's setting (docs/layout.md), not the library's
+WRITE_MULTIPLIER = 66.0  # a byte rewritten costs 66 read: the simulation's setting (docs/layout-policies.md), not the library's
 BUDGET = 0.25 * ROWS * BYTES_PER_ROW  # a step rewrites at most a quarter of the table
 
 

@@ -1,7 +1,7 @@
 """What reading and rewriting cost on the machine a table lives on, measured and stored with the
 table (``t.calibrate()``): the prices of ``SparkCost`` and the policies' write multiplier.
 
-The library's defaults were calibrated once, on 2 local cores (docs/layout.md, "Cost models");
+The library's defaults were calibrated once, on 2 local cores (docs/layout-policies.md, "Cost models");
 a cluster on object storage opens files and writes bytes at other prices. Calibrating copies a
 sample of the table's rows into a scratch directory of its container, in few and in many files
 and at two sizes (each write timed: read, shuffle, write Parquet), then scans subsets of those
