@@ -54,6 +54,7 @@ def test_every_command_example_runs(cli: Any, workdir: str) -> None:
                 assert f.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.long  # runs on the tables the command examples made (above)
 def test_the_python_example_runs(spark: Any, workdir: str) -> None:
     [code] = blocks("python")
     scope: dict[str, Any] = {"spark": spark}
