@@ -63,6 +63,7 @@ def built(spark, tmp_path_factory) -> tuple[str, str]:
 
 
 @pytest.mark.files_store  # another process: it shares no in-memory catalog with this one
+@pytest.mark.long  # over 9 s: make test-long runs it (CI after make test)
 def test_plain_sql_session_skips_with_stored_rules(built, tmp_path):
     words, grid = built
     script = tmp_path / "plain_session.py"

@@ -126,6 +126,7 @@ def test_progress_counts_the_tasks_of_a_running_job(spark: Any) -> None:
     assert [s.completed for s in seen] == sorted(s.completed for s in seen)
 
 
+@pytest.mark.long  # over 9 s: make test-long runs it (CI after make test)
 def test_the_module_entry_point_starts_its_own_session_and_prints_no_spark_log(indexed: str) -> None:
     env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "python")}
     sql = f"SELECT count(*) FROM parquet.`{indexed}` WHERE ts < '2024-03-01'"

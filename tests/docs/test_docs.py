@@ -22,6 +22,8 @@ QUICK = {"docs/architecture.md", "docs/benchmarks.md", "docs/cloud.md", "docs/cl
          "docs/maintenance.md", "docs/metadata.md", "docs/partial-indexes.md",
          "docs/peers.md", "docs/skipping.md",
          "docs/spark-versions.md", "docs/sql.md", "docs/table-format.md", "docs/tables.md", "docs/use-cases.md"}
+# quick pages over 9 s: make test-long runs them (CI after make test), not make test
+LONG = {"docs/sql.md", "docs/tables.md"}
 ALL = os.environ.get("SKIPSTONE_DOCS") == "all"
 
 
@@ -41,7 +43,7 @@ def test_the_sql_page_has_an_example_of_every_statement() -> None:
         assert statement in text
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", [pytest.param(p, marks=pytest.mark.long) if p in LONG else p for p in PAGES])
 def test_the_examples_of_a_page_run_as_written(page: str, spark: Any, cli: Any, tmp_path: Any,  # noqa: F811
                                                monkeypatch: Any, record_property: Any) -> None:
     if page not in QUICK and not ALL:

@@ -39,6 +39,9 @@ from skipstone.layout import KdTree
 from skipstone.table.manifest import TableVersion
 from tests.table.table_data import as_multiset
 
+# its table takes about 30 s to build: make test-long runs it (CI after make test), not make test
+pytestmark = pytest.mark.long
+
 CREATED_ROWS = 40_000
 BLOCK_ROWS = 2_000
 APPENDS = 10

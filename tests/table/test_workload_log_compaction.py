@@ -207,6 +207,7 @@ def test_vacuums_racing_with_queries_logging_keep_every_record_once(spark, table
         assert len([n for n in log_files(t) if n.startswith("0-compacted-")]) == 1
 
 
+@pytest.mark.long  # over 9 s: make test-long runs it (CI after make test)
 def test_past_the_driver_limit_a_spark_job_reads_the_log_without_replaced_files_or_headers(spark, table):
     t, rng = table, np.random.default_rng(11)
     newest = write_bursts(t, rng, 120, int(time.time() * 1000) - 3_600_000, age_s=600)
