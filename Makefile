@@ -142,7 +142,7 @@ demo: install
 
 # The tests marked `long` (over 9 s each: a local cluster, spark-sql shells and other processes'
 # Spark starts, the fuzzers' smoke runs, hypothesis' random predicates, the slowest doc pages and
-# table fixtures; 9 minutes beside another job) run in `make test-long`, which CI runs right after
+# table fixtures; 6 min 30 s quiet) run in `make test-long`, which CI runs right after
 # `make test`: that keeps `make test` under 20 minutes on 2 cores (16 min 16 s quiet, 2026-11-27:
 # the JVM suites about 2, pytest 14).
 test: install test-jvm
