@@ -51,7 +51,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if os.path.join(ROOT, "python") not in sys.path:
     sys.path.append(os.path.join(ROOT, "python"))
 RESULTS = os.path.join(ROOT, "benchmarks", "layout_spark", "results")
-from benchmarks.layout_spark.shifting_workload import SELECT  # noqa: E402 (after the path)
+from benchmarks.layout_spark.shifting_workload import (PHASES, SELECT,  # noqa: E402 (after the path)
+                                                      random_attribute_workload, shifting_workload)
 
 
 def static_specs(phase_columns: list[str]) -> dict[str, Callable[[int], Any]]:
@@ -110,7 +111,6 @@ def main() -> None:
     from benchmarks.harness import session
     from benchmarks.layout_spark.bench import MethodRun
     from benchmarks.layout_spark.shifting_report import write_report
-    from benchmarks.layout_spark.shifting_workload import PHASES, random_attribute_workload, shifting_workload
     from benchmarks.layout_spark.tpch_data import denormalized
 
     extra = {}

@@ -40,7 +40,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if os.path.join(ROOT, "python") not in sys.path:
     sys.path.append(os.path.join(ROOT, "python"))
 
-from benchmarks.layout_spark.shifting_workload import SELECTED  # noqa: E402 (after the path)
+from benchmarks.layout_spark.shifting_workload import (PHASES, SELECTED,  # noqa: E402 (after the path)
+                                                      random_attribute_workload, shifting_workload)
 
 
 def read_shares(workload: list[tuple[int, dict]], shares: dict[str, float]) -> list[float]:
@@ -107,7 +108,6 @@ def main() -> None:
 
     from benchmarks.harness import session
     from benchmarks.layout_spark.calibrate_file_cost import column_shares
-    from benchmarks.layout_spark.shifting_workload import PHASES, random_attribute_workload, shifting_workload
     from benchmarks.layout_spark.tpch_data import denormalized
     from skipstone.layout import Amoeba, AutoColumns, KdTree, Query, SparkCost
     from skipstone.layout.cost_model import write_multiplier_or_default

@@ -2,7 +2,8 @@
 how), page by page from a fresh directory, in one Spark session; a block that cannot run here
 carries a ``<!-- not-run: reason -->`` marker in its page.
 
-``make test`` runs the pages in ``QUICK`` (1.5 to 4 minutes together on 2 shared cores); the
+``make test`` runs the pages in ``QUICK`` but those in ``LONG`` (``make test-long`` runs those,
+after it in CI); the
 others lay out and rewrite tables of 50,000 to 300,000 rows, or are run by another test too
 (docs/cli.md: tests/cli/test_cli_docs.py), and run with the demo in ``make test-docs``
 (``SKIPSTONE_DOCS=all``: 5 min 27 s on 2 cores at a load average of 10-13, 2026-11-26)."""
