@@ -18,8 +18,8 @@ results are not needed then. Measure on a quiet machine: the load moves every co
 Rewrites (`--rewrites`, benchmarks/layout_spark/rewrite_cost.py): a managed table of the same
 TPC-H data has 1 to all of its blocks rewritten; seconds = fixed + per_byte x bytes. In the
 unit of reads, a rewrite of b bytes costs c x (b + job_bytes) with c = rewrite per_byte / read
-per_byte (Amoeba's write multiplier, measured) and job_bytes = fixed / rewrite per_byte. The
-result is written to results/calibration.json; cost_model.py's defaults come from it.
+per_byte (Amoeba's write multiplier, measured) and job_bytes = fixed / rewrite per_byte; a
+query's fixed seconds priced the same way are query_bytes. The result is written to results/calibration.json; cost_model.py's defaults come from it.
 
 A read's bytes are priced as ``SparkCost`` prices them: the bytes of the columns a query reads
 (its read share of each row, as a table's workload log records it), not of the files it opens.
@@ -87,10 +87,14 @@ def spark_cost(reads: dict[str, float], rewrites: dict[str, float], read_share: 
     ...                   "rewrite_fixed_s": 3.0}, read_share=0.2)
     >>> cost["file_bytes"], cost["write_multiplier"], cost["job_bytes"]
     (200000.0, 20.0, 10000000.0)
+    >>> spark_cost({"seconds_per_gb": 3.0, "file_bytes": 1e6, "fixed_s": 0.3}, {"rewrite_seconds_per_gb": 300.0,
+    ...            "rewrite_fixed_s": 3.0}, read_share=0.2)["query_bytes"]   # 0.3 s at 15 s per GB of columns
+    20000000.0
     """
     read, write = reads["seconds_per_gb"] / read_share, rewrites["rewrite_seconds_per_gb"]
     return {"file_bytes": reads["file_bytes"] * read_share, "write_multiplier": write / read,
-            "job_bytes": rewrites["rewrite_fixed_s"] / write * 1e9, "read_share": read_share}
+            "job_bytes": rewrites["rewrite_fixed_s"] / write * 1e9, "read_share": read_share,
+            "query_bytes": reads.get("fixed_s", 0.0) / read * 1e9}
 
 
 def read_share(scale: float, blocks: int) -> float:

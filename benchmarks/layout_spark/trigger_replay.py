@@ -12,7 +12,8 @@ on the log so far, as ``t.optimize()`` does, and its change, if any, replaces th
 
 Each query is priced by the cost model the policy prices with (``SparkCost``: the bytes of the
 columns it reads, by their share of the files' bytes in the Parquet footers, plus a price per
-file, the table's file size limit), on a second, independent and larger sample
+file, the table's file size limit, plus its fixed price: Spark plans and schedules a query
+whatever it reads, ``query_price``), on a second, independent and larger sample
 (``--truth-rows``): the blocks' min/max as the files will hold them, so a policy cannot flatter
 itself with the sample it chose on. The policy prices with the mean share of the last 100
 queries, as a table's log gives it. A rewrite costs what the policy predicted. The samples are
@@ -23,7 +24,8 @@ and the ratio to the upfront tree and to k-d. ``AutoColumns()`` is replayed once
 cheaper against a read (on object storage a read costs more against a rewrite than on local
 SSD; a calibrated table, ``t.calibrate()``, prices with its own). ``--prices`` replays with a
 table's calibrated prices instead of the library's (as the shifting benchmark's ``--calibrate``
-prints them): file_bytes, job_bytes and write multiplier, for the policy and the pricing alike.
+prints them): file_bytes, job_bytes, write multiplier and (optionally) query_bytes, for the
+policy and the pricing alike.
 ``--max-columns`` replays ``AutoColumns`` once per value of its ``max_columns`` too.
 """
 from __future__ import annotations
@@ -68,12 +70,13 @@ def samples(df: Any, rows: int, sizes: tuple[int, int], seed: int, cache: str) -
 def replay(policy: Any, start: Any, queries: list, shares: list[float], sample: Any, truth: Any, model: Any,
            every: int) -> dict[str, Any]:
     """The policy run over ``queries`` from the tree ``start``: its total, its rewrites and its deciding seconds."""
+    from skipstone.layout.cost_model import query_price
     from skipstone.layout.stats_pricing import StatsPricing
 
     tree, priced = start, StatsPricing.of(start, truth)
     total, rewrites, deciding = 0.0, [], 0.0
     for i, query in enumerate(queries):
-        total += priced.cost(query, replace(model, read_share=shares[i]))
+        total += priced.cost(query, replace(model, read_share=shares[i])) + query_price(model)
         if (i + 1) % every:
             continue
         started = time.perf_counter()
@@ -100,7 +103,7 @@ def main() -> None:
     parser.add_argument("--max-columns", default="", help="AutoColumns' max_columns, comma-separated (default: the library's)")
     parser.add_argument("--sample-rows", type=int, default=51_200, help="a managed table's sample at 256 blocks")
     parser.add_argument("--truth-rows", type=int, default=400_000)
-    parser.add_argument("--prices", help="file_bytes,job_bytes,write_multiplier of a calibrated table")
+    parser.add_argument("--prices", help="file_bytes,job_bytes,write_multiplier[,query_bytes] of a calibrated table")
     parser.add_argument("--verbose", action="store_true", help="the policies' reasons, each time they plan")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cache", default=os.path.join(ROOT, "benchmarks", ".data"))
@@ -110,7 +113,7 @@ def main() -> None:
     from benchmarks.layout_spark.calibrate_file_cost import column_shares
     from benchmarks.layout_spark.tpch_data import denormalized
     from skipstone.layout import Amoeba, AutoColumns, KdTree, Query, SparkCost
-    from skipstone.layout.cost_model import write_multiplier_or_default
+    from skipstone.layout.cost_model import query_price, write_multiplier_or_default
     from skipstone.layout.stats_pricing import StatsPricing
 
     if args.verbose:
@@ -132,18 +135,22 @@ def main() -> None:
     queries = [Query.from_json(q, sample.schema) for _, q in workload]
     shares = read_shares(workload, column_shares(source))
     block_rows = max(1, rows // args.blocks)
-    file_bytes, job_bytes, multiplier = (None, None, write_multiplier_or_default(None)) if args.prices is None else \
-        (float(v) for v in args.prices.split(","))
+    prices = [float(v) for v in args.prices.split(",")] if args.prices else [None, None, None]
+    if len(prices) not in (3, 4):
+        raise SystemExit(f"--prices: file_bytes,job_bytes,write_multiplier[,query_bytes], got {args.prices!r}")
+    file_bytes, job_bytes, multiplier, query_bytes = (prices + [None])[:4]
+    multiplier = write_multiplier_or_default(multiplier)
     model = SparkCost(bytes_per_row=size / rows, rows_per_file=2.0 * block_rows, file_bytes=file_bytes,
-                      job_bytes=job_bytes)
+                      job_bytes=job_bytes, query_bytes=query_bytes)
     upfront = Amoeba(block_rows=block_rows).build(sample, block_rows, rows)
     static = {"kd": KdTree(block_rows=block_rows).build(sample, block_rows, rows), "amoeba": upfront}
-    totals = {name: sum(priced.cost(q, replace(model, read_share=share)) for q, share in zip(queries, shares))
+    totals = {name: sum(priced.cost(q, replace(model, read_share=share)) + query_price(model)
+                        for q, share in zip(queries, shares))
               for name, priced in ((n, StatsPricing.of(t, truth)) for n, t in static.items())}
     kind = "random attributes" if args.random_attributes else "shifting"
     print(f"{kind}, {len(queries)} queries, optimize every {args.optimize_every}; SF {args.sf:g}, {rows:,} rows, "
           f"{args.blocks} blocks; write multiplier {multiplier:.3g}, a file {model.file_price:.3g} bytes, a job "
-          f"{model.job_cost:.3g}; model units (simulated)")
+          f"{model.job_cost:.3g}, a query {model.query_cost:.3g}; model units (simulated)")
     for name, total in totals.items():
         print(f"  {name:16s} {total:.4g} ({static[name].block_count} blocks)")
     default_columns = AutoColumns().max_columns

@@ -3,11 +3,14 @@ columns are chosen, a moved workload changes them only when the gain outweighs t
 a tree already cut on the right columns is left alone."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from skipstone.layout import AutoColumns, LayoutData, Query, RowsRead, build_kd_tree, choose_columns
+from skipstone.layout import AutoColumns, LayoutData, Query, RowsRead, SparkCost, build_kd_tree, choose_columns
 from skipstone.layout.auto.columns import candidate_columns, column_weights
+from skipstone.layout.cost_model import query_price
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +94,19 @@ def test_a_tree_already_cut_on_the_best_columns_is_left_alone(data):
     # a cheap rewrite does not make it flap either: it is the margin, not the price, that keeps it
     assert AutoColumns(block_rows=250, write_multiplier=1e-6, cost_model=RowsRead(), force=True).propose(
         tree, workload, data) is None
+
+
+def test_a_querys_fixed_price_moves_no_choice(data):
+    """What every query pays whatever the layout (Spark's planning and job, ``query_bytes``) is no
+    saving: the same tree is chosen at the same gain with none and with one that dwarfs the bytes,
+    on a table small enough that it would (the margin is a share of what a layout can change)."""
+    tree = build_kd_tree(data, block_rows=250, columns=["c", "d"])
+    workload = ranges(data, "ab", 40, seed=1)
+    free = SparkCost(bytes_per_row=1.0, file_bytes=0.0, job_bytes=0.0, query_bytes=0.0)
+    dear = replace(free, query_bytes=1e9)
+    chosen = [choose_columns(tree, workload, data, 250, model, write_multiplier=1) for model in (free, dear)]
+    assert chosen[0].columns == chosen[1].columns and chosen[0].gain_per_query == chosen[1].gain_per_query > 0
+    assert query_price(dear) == 1e9 and query_price(RowsRead()) == 0.0
 
 
 def test_a_policy_option_out_of_range_is_refused_by_name():

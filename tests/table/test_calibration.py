@@ -17,7 +17,7 @@ from skipstone.table.calibration import Timing
 from skipstone.table.optimize import plan
 from tests.table.table_copies import local_path, table_fixtures
 
-PRICES = TablePrices(file_bytes=64_000.0, job_bytes=2e6, write_multiplier=12.5)
+PRICES = TablePrices(file_bytes=64_000.0, job_bytes=2e6, write_multiplier=12.5, query_bytes=5e7)
 
 
 def timings(per_byte: float, per_file: float, write_per_byte: float, job: float, noise: float = 0.0,
@@ -35,6 +35,7 @@ def test_the_fit_recovers_the_prices_the_timings_were_made_of():
     assert fitted.prices.file_bytes == pytest.approx(4e-3 / 3e-9)
     assert fitted.prices.write_multiplier == pytest.approx(2e-7 / 3e-9)
     assert fitted.prices.job_bytes == pytest.approx(3.0 / 2e-7)
+    assert fitted.prices.query_bytes == pytest.approx(0.3 / 3e-9)   # the reads' fixed 0.3 s, in bytes read
 
 
 def test_the_fit_stands_some_noise():
@@ -70,7 +71,8 @@ def test_calibrate_stores_the_prices_as_the_tables_settings(spark, table, monkey
     monkeypatch.setattr(calibration, "measure", lambda *a: timings(3e-9, 4e-3, 2e-7, 3.0))
     measured = table.calibrate()
     stored = settings.read(spark, table.properties(), table.root)
-    assert stored.prices == TablePrices(round(4e-3 / 3e-9, 3), round(3.0 / 2e-7, 3), round(2e-7 / 3e-9, 3))
+    assert stored.prices == TablePrices(round(4e-3 / 3e-9, 3), round(3.0 / 2e-7, 3), round(2e-7 / 3e-9, 3),
+                                        round(0.3 / 3e-9, 3))
     assert stored.calibrated_at == measured.calibrated_at and measured.calibrated_at.endswith("Z")
     assert table.history().collect()[-1].operation == "SET PROPERTIES"
 
@@ -91,7 +93,8 @@ class RecordsPrices:
 def test_optimize_gives_policies_the_tables_prices(spark, table):
     recorder = RecordsPrices()
     plan(spark, table.current(), table.workload(), recorder)
-    table.set_properties({"cost.fileBytes": "64000", "cost.jobBytes": "2000000", "cost.writeMultiplier": "12.5"})
+    table.set_properties({"cost.fileBytes": "64000", "cost.jobBytes": "2000000", "cost.writeMultiplier": "12.5",
+                          "cost.queryBytes": "5e7"})
     plan(spark, table.current(), table.workload(), BestOf((recorder,)))
     assert recorder.seen == [TablePrices(), PRICES]
 
@@ -101,7 +104,7 @@ def test_optimize_gives_policies_the_tables_prices(spark, table):
 def test_a_policy_without_prices_of_its_own_takes_the_tables(policy):
     priced = policy.with_prices(PRICES)
     assert priced.write_multiplier == 12.5
-    assert (priced.cost_model.file_price, priced.cost_model.job_cost) == (64_000.0, 2e6)
+    assert (priced.cost_model.file_price, priced.cost_model.job_cost, priced.cost_model.query_cost) == (64_000.0, 2e6, 5e7)
 
 
 def test_a_policy_given_prices_keeps_them():
@@ -113,7 +116,8 @@ def test_a_policy_given_prices_keeps_them():
 
 def test_an_uncalibrated_table_prices_as_the_library():
     policy = BoundedRewrite().with_prices(TablePrices())
-    assert (policy._c, policy.cost_model.file_price, policy.cost_model.job_cost) == (11.8, 221_500.0, 16_000_000.0)
+    assert (policy._c, policy.cost_model.file_price, policy.cost_model.job_cost, policy.cost_model.query_cost) == \
+        (10.2, 177_000.0, 11_300_000.0, 16_800_000.0)
 
 
 def test_a_calibration_that_fails_half_way_changes_nothing_and_leaves_no_copy(spark, table, monkeypatch):

@@ -273,5 +273,6 @@ def register(app: typer.Typer) -> None:
             measured = t.calibrate(sample_bytes=sample_bytes, repeats=repeats)
         emit_value({**measured.properties(), "read_seconds_per_gb": measured.read_seconds_per_gb,
                     "seconds_per_file": measured.seconds_per_file,
-                    "write_seconds_per_gb": measured.write_seconds_per_gb, "job_seconds": measured.job_seconds},
+                    "write_seconds_per_gb": measured.write_seconds_per_gb, "job_seconds": measured.job_seconds,
+                    "query_seconds": measured.query_seconds},
                    f"calibrated {table}", as_json)

@@ -8,7 +8,10 @@ byte rewritten (opening a file is a cost of reading it). ``RowsRead`` is the Amo
 sum of n_b and a rewrite costs c x its rows. ``SparkCost`` is bytes read plus, per file, the
 bytes Spark could have read in the time it spends opening one (footer, task, listing), and a
 fixed ``job_bytes`` per rewrite: the Spark job that reads, routes, writes, re-indexes and
-commits costs seconds whatever its size, which a price per row cannot see.
+commits costs seconds whatever its size, which a price per row cannot see. A query has a fixed
+price too, ``query_bytes`` (``query_price``): Spark plans, lists and schedules it whatever it
+reads. No layout saves it, so it moves no rewrite's gain or break-even; it is what makes a
+model's total for a workload, and a saving's share of what a query costs, match the wall clock.
 
 The defaults were calibrated on Spark (local[2], 2 shared cores; TPC-H SF 1) by
 ``python -m benchmarks.layout_spark.calibrate_file_cost --reads --rewrites --sf 1 --blocks 256``
@@ -39,16 +42,16 @@ from typing import Any, Mapping, Protocol, runtime_checkable
 import numpy as np
 
 # Calibrated on Spark: benchmarks/layout_spark/results/calibration.json (see the module doc),
-# TPC-H SF 1 in 256 and 32 files, local[2]. Reads: 0.24 s per query, 3.1 s per GB of the files
-# and 3.8 ms per file opened, by a query reading 17.8 % of each file's bytes (three of its 25
-# columns), so 17.5 s per GB of the columns read: a query's bytes are priced as the columns it
-# reads (``read_share``); rewrites: 3.3 s per job plus 205 s/GB (the rows are read, routed to
-# their blocks, shuffled, written, indexed and committed). Until 2026-11-27 the two read prices
-# were per byte of the files while queries were priced by the bytes of their columns: a read
-# looked 5.6 times cheaper against a rewrite and against opening a file than it is.
-FILE_BYTES = 221_500.0  # a file opened costs as much as reading this many bytes of the columns read
-JOB_BYTES = 16_000_000.0  # a rewrite's fixed cost (one Spark job): the bytes it rewrites meanwhile
-SPARK_WRITE_MULTIPLIER = 11.8  # a byte rewritten costs this many bytes read
+# TPC-H SF 1 in 256 and 32 files, local[2], 2026-11-27. Reads: 0.25 s per query, 2.6 s per GB of
+# the files and 2.6 ms per file opened, by a query reading 17.8 % of each file's bytes (three of
+# its 25 columns), so 14.6 s per GB of the columns read: a query's bytes are priced as the
+# columns it reads (``read_share``); rewrites: 1.7 s per job plus 150 s/GB (the rows are read,
+# routed to their blocks, shuffled, written, indexed and committed). The first calibration
+# (2026-11-23, an older rewrite path, a busier machine) gave 221.5 kB, 16 MB and c = 11.8.
+FILE_BYTES = 177_000.0  # a file opened costs as much as reading this many bytes of the columns read
+JOB_BYTES = 11_300_000.0  # a rewrite's fixed cost (one Spark job): the bytes it rewrites meanwhile
+SPARK_WRITE_MULTIPLIER = 10.2  # a byte rewritten costs this many bytes read
+QUERY_BYTES = 16_800_000.0  # a query's fixed cost (planning, listing, its job): the bytes read meanwhile
 
 
 @runtime_checkable
@@ -105,21 +108,23 @@ class TablePrices:
     file_bytes: float | None = None
     job_bytes: float | None = None
     write_multiplier: float | None = None
+    query_bytes: float | None = None
 
 
 @dataclass(frozen=True)
 class SparkCost:
     """Bytes read, plus ``file_bytes`` per file opened; a block of n rows is
     ceil(n / ``rows_per_file``) files (a table splits blocks above its file size limit). A
-    rewrite costs ``job_bytes`` on top of its blocks (before the write multiplier).
+    rewrite costs ``job_bytes`` on top of its blocks (before the write multiplier); a query
+    costs ``query_bytes`` on top of its blocks, whatever the layout (``query_price``).
 
     ``bytes_per_row`` None means the table's own: a managed table measures it from its files
     when it plans (``with_bytes_per_row``); outside a table, give it. ``read_share`` is the share
     of a row's bytes a query reads (Parquet reads only the columns it projects; a managed table
     takes it from its workload log, ``with_read_share``); None reads whole rows. A rewrite reads
-    and writes whole rows whatever the queries read. ``file_bytes`` and
-    ``job_bytes`` None mean the table's calibration when it has one (``with_prices``), else the
-    library's (``FILE_BYTES``, ``JOB_BYTES``); given ones are kept.
+    and writes whole rows whatever the queries read. ``file_bytes``, ``job_bytes`` and
+    ``query_bytes`` None mean the table's calibration when it has one (``with_prices``), else the
+    library's (``FILE_BYTES``, ``JOB_BYTES``, ``QUERY_BYTES``); given ones are kept.
 
     >>> import numpy as np
     >>> from skipstone.layout import SparkCost
@@ -135,9 +140,10 @@ class SparkCost:
     rows_per_file: float = math.inf
     job_bytes: float | None = None
     read_share: float | None = None
+    query_bytes: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("bytes_per_row", "file_bytes", "rows_per_file", "job_bytes"):
+        for name in ("bytes_per_row", "file_bytes", "rows_per_file", "job_bytes", "query_bytes"):
             value = getattr(self, name)
             if value is not None and not value >= 0:
                 raise ValueError(f"SparkCost.{name} must be a non-negative number, got {value}")
@@ -154,6 +160,11 @@ class SparkCost:
         """The bytes one rewrite costs on top of its blocks: ``job_bytes``, or the library's calibration."""
         return JOB_BYTES if self.job_bytes is None else float(self.job_bytes)
 
+    @property
+    def query_cost(self) -> float:
+        """The bytes any query costs on top of its blocks: ``query_bytes``, or the library's calibration."""
+        return QUERY_BYTES if self.query_bytes is None else float(self.query_bytes)
+
     def with_bytes_per_row(self, bytes_per_row: float) -> SparkCost:
         """This model with the table's bytes per row, unless one was given."""
         return self if self.bytes_per_row is not None else replace(self, bytes_per_row=float(bytes_per_row))
@@ -168,9 +179,10 @@ class SparkCost:
         return self if math.isfinite(self.rows_per_file) else replace(self, rows_per_file=float(rows_per_file))
 
     def with_prices(self, prices: TablePrices) -> SparkCost:
-        """This model with the table's calibrated file and job prices where it was given none."""
+        """This model with the table's calibrated file, job and query prices where it was given none."""
         return replace(self, file_bytes=self.file_bytes if self.file_bytes is not None else prices.file_bytes,
-                       job_bytes=self.job_bytes if self.job_bytes is not None else prices.job_bytes)
+                       job_bytes=self.job_bytes if self.job_bytes is not None else prices.job_bytes,
+                       query_bytes=self.query_bytes if self.query_bytes is not None else prices.query_bytes)
 
     def block_costs(self, rows: np.ndarray) -> np.ndarray:
         """Each block costs its bytes (rows x ``bytes_per_row``) plus its files' opening price."""
@@ -193,6 +205,17 @@ class SparkCost:
         return np.where(rows > 0, np.ceil(rows / self.rows_per_file) if math.isfinite(self.rows_per_file) else 1.0, 0.0)
 
 
+def query_price(model: CostModel) -> float:
+    """What any query costs whatever blocks it reads (the model's ``query_cost``; 0 for a model
+    without one, as ``RowsRead``): a workload's total counts it; no decision does, since no layout
+    saves it (a gain, a break-even and ``AutoColumns``' margin weigh what a layout can change).
+
+    >>> query_price(RowsRead()), query_price(SparkCost(bytes_per_row=8, query_bytes=5e6))
+    (0.0, 5000000.0)
+    """
+    return float(getattr(model, "query_cost", 0.0))
+
+
 def write_multiplier_or_default(write_multiplier: float | None) -> float:
     """A policy's write multiplier: its own, or (None) the library's calibration."""
     return SPARK_WRITE_MULTIPLIER if write_multiplier is None else float(write_multiplier)
@@ -209,23 +232,25 @@ def model_to_json(model: CostModel) -> dict[str, Any] | None:
     priced as it was predicted); None for a model of your own.
 
     >>> model_to_json(SparkCost(bytes_per_row=8))
-    {'kind': 'SparkCost', 'bytes_per_row': 8, 'file_bytes': 221500.0, 'rows_per_file': inf, 'job_bytes': 16000000.0, 'read_share': None}
+    {'kind': 'SparkCost', 'bytes_per_row': 8, 'file_bytes': 177000.0, 'rows_per_file': inf, 'job_bytes': 11300000.0, 'read_share': None, 'query_bytes': 16800000.0}
     >>> model_from_json(model_to_json(RowsRead()))
     RowsRead(job_cost=0.0)
     """
     if isinstance(model, SparkCost):
         return {"kind": "SparkCost", "bytes_per_row": model.bytes_per_row, "file_bytes": model.file_price,
-                "rows_per_file": model.rows_per_file, "job_bytes": model.job_cost, "read_share": model.read_share}
+                "rows_per_file": model.rows_per_file, "job_bytes": model.job_cost, "read_share": model.read_share,
+                "query_bytes": model.query_cost}
     if isinstance(model, RowsRead):
         return {"kind": "RowsRead", "job_cost": model.job_cost}
     return None
 
 
 def model_from_json(d: Mapping[str, Any]) -> CostModel | None:
-    """``model_to_json``'s model again; None for a kind it does not know."""
+    """``model_to_json``'s model again; None for a kind it does not know. A record written before
+    models priced a query's fixed part has no ``query_bytes``: the library's then (it moves no gain)."""
     if d.get("kind") == "SparkCost":
         return SparkCost(d.get("bytes_per_row"), float(d["file_bytes"]), float(d["rows_per_file"]), float(d["job_bytes"]),
-                         d.get("read_share"))
+                         d.get("read_share"), d.get("query_bytes"))
     if d.get("kind") == "RowsRead":
         return RowsRead(float(d["job_cost"]))
     return None

@@ -7,7 +7,8 @@ sample of the table's rows into a scratch directory of its container, in few and
 and at two sizes (each write timed: read, shuffle, write Parquet), then scans subsets of those
 copies reading every column (timed). Least squares fit
 
-- reads: seconds = fixed + per_byte x bytes + per_file x files, so ``file_bytes`` = per_file / per_byte;
+- reads: seconds = fixed + per_byte x bytes + per_file x files, so ``file_bytes`` = per_file /
+  per_byte and ``query_bytes`` = fixed / per_byte (a query's planning and job);
 - writes: seconds = fixed + per_byte x bytes, so ``write_multiplier`` = write per_byte / read
   per_byte and ``job_bytes`` = write fixed / write per_byte,
 
@@ -19,13 +20,15 @@ a copy does not index or commit, so the job cost is a floor of a real rewrite's.
 >>> fitted = fit(reads + writes)
 >>> round(fitted.prices.file_bytes), round(fitted.prices.write_multiplier, 1), round(fitted.prices.job_bytes)
 (1333333, 66.7, 15000000)
+>>> round(fitted.prices.query_bytes), round(fitted.query_seconds, 2)
+(66666667, 0.2)
 """
 from __future__ import annotations
 
 import datetime
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -66,12 +69,14 @@ class Calibration:
     job_seconds: float
     timings: tuple[Timing, ...]
     calibrated_at: str = ""
+    query_seconds: float = 0.0
 
     def properties(self) -> dict[str, str]:
         """The table settings that store it (``cost.*``)."""
         p = self.prices
         return {"cost.fileBytes": _decimal(p.file_bytes), "cost.jobBytes": _decimal(p.job_bytes),
-                "cost.writeMultiplier": _decimal(p.write_multiplier), "cost.calibratedAt": self.calibrated_at}
+                "cost.writeMultiplier": _decimal(p.write_multiplier), "cost.queryBytes": _decimal(p.query_bytes),
+                "cost.calibratedAt": self.calibrated_at}
 
 
 def _decimal(value: float | None) -> str:
@@ -91,10 +96,10 @@ def fit(timings: Sequence[Timing]) -> Calibration:
         raise SkipstoneError("calibration could not tell the cost of a byte from the noise (a byte read costs "
                              f"{per_byte:.3g} s, a byte written {write_per_byte:.3g} s): calibrate on more bytes "
                              "(sample_bytes) or on a quieter machine")
-    per_file, job = max(per_file, 0.0), max(job, 0.0)  # noise can make a small cost negative; it is no saving
+    per_file, job, fixed = max(per_file, 0.0), max(job, 0.0), max(fixed, 0.0)  # noise can make a small cost negative
     prices = TablePrices(file_bytes=per_file / per_byte, job_bytes=job / write_per_byte,
-                         write_multiplier=write_per_byte / per_byte)
-    return Calibration(prices, per_byte * 1e9, per_file, write_per_byte * 1e9, job, tuple(timings))
+                         write_multiplier=write_per_byte / per_byte, query_bytes=fixed / per_byte)
+    return Calibration(prices, per_byte * 1e9, per_file, write_per_byte * 1e9, job, tuple(timings), query_seconds=fixed)
 
 
 def _measurable(per_byte: float, timings: Sequence[Timing]) -> bool:
@@ -154,9 +159,7 @@ def calibrate(spark: SparkSession, base: manifest.TableVersion, sample_bytes: fl
     """Measure (``measure``) and fit (``fit``) the prices of ``base``'s machine, stamped with now (UTC)."""
     fitted = fit(measure(spark, base, sample_bytes, repeats))
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
-    return Calibration(fitted.prices, fitted.read_seconds_per_gb, fitted.seconds_per_file,
-                       fitted.write_seconds_per_gb, fitted.job_seconds, fitted.timings,
-                       now.isoformat().replace("+00:00", "Z"))
+    return replace(fitted, calibrated_at=now.isoformat().replace("+00:00", "Z"))
 
 
 def _scan(spark: SparkSession, paths: list[str]) -> None:

@@ -312,7 +312,8 @@ class ManagedTable:
 
     def calibrate(self, sample_bytes: float = 256e6, repeats: int = 2) -> calibration.Calibration:
         """Measure what reading and rewriting cost on this machine and store the prices with the
-        table (``cost.fileBytes``, ``cost.jobBytes``, ``cost.writeMultiplier``, ``cost.calibratedAt``):
+        table (``cost.fileBytes``, ``cost.jobBytes``, ``cost.writeMultiplier``, ``cost.queryBytes``,
+        ``cost.calibratedAt``):
         from then on ``optimize`` prices with them wherever a policy was given no prices of its own.
         Copies of about ``sample_bytes`` of the table's rows are written into a scratch directory
         of the table's container in few and many files and scanned (``repeats`` times), and the
@@ -321,7 +322,7 @@ class ManagedTable:
 
         >>> c = t.calibrate()                                    # doctest: +SKIP
         >>> c.prices                                             # doctest: +SKIP
-        TablePrices(file_bytes=1384210.734..., job_bytes=14825301.162..., write_multiplier=61.296...)
+        TablePrices(file_bytes=1384210.734..., job_bytes=14825301.162..., write_multiplier=61.296..., query_bytes=...)
         >>> t.properties()["cost.writeMultiplier"]               # doctest: +SKIP
         '61.296'
 

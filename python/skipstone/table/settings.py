@@ -69,5 +69,5 @@ def read(spark: SparkSession, properties: Mapping[str, str], table: str) -> Tabl
     p = d["prices"]
     return TableSettings(tuple(d["strategies"]), d["batchBytes"], d["unindexedFromMillis"], d["auto"],
                          d["retentionHours"], d["retentionCheck"], d["workloadLogEnabled"],
-                         TablePrices(p.get("fileBytes"), p.get("jobBytes"), p.get("writeMultiplier")),
+                         TablePrices(p.get("fileBytes"), p.get("jobBytes"), p.get("writeMultiplier"), p.get("queryBytes")),
                          p.get("calibratedAt"), d["layoutPolicy"], d["layoutBudgetBytes"])

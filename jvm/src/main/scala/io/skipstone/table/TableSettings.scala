@@ -30,10 +30,11 @@ final case class TablePrices(
     fileBytes: Option[Double],
     jobBytes: Option[Double],
     writeMultiplier: Option[Double],
-    calibratedAt: Option[java.time.Instant])
+    calibratedAt: Option[java.time.Instant],
+    queryBytes: Option[Double] = None)
 
 object TablePrices {
-  val Uncalibrated: TablePrices = TablePrices(None, None, None, None)
+  val Uncalibrated: TablePrices = TablePrices(None, None, None, None, None)
 }
 
 /**
@@ -80,12 +81,14 @@ object TableSettings {
     "a rewrite's fixed cost, in bytes rewritten (`SparkCost.job_bytes`); unset: the library's calibration")
   val WriteMultiplier = Setting("cost.writeMultiplier", Optional(Number(0, above = true)), "",
     "a byte rewritten costs this many bytes read (the policies' `write_multiplier`); unset: the library's calibration")
+  val QueryBytes = Setting("cost.queryBytes", Optional(Number(0)), "",
+    "a query's fixed cost (planning, listing, its job), in bytes read (`SparkCost.query_bytes`); unset: the library's calibration")
   val CalibratedAt = Setting("cost.calibratedAt", Optional(Instant), "",
     "when `t.calibrate()` measured the `cost.*` prices on this machine")
 
   /** Every settable key, in the order the docs list them. */
   val All: Seq[Setting[_]] = Seq(Strategies, BatchBytes, UnindexedFromMillis, LayoutPolicy, LayoutBudgetBytes, Auto, RetentionHours, RetentionCheck,
-    WorkloadLogEnabled, WorkloadLogRetentionDays, FileBytes, JobBytes, WriteMultiplier, CalibratedAt)
+    WorkloadLogEnabled, WorkloadLogRetentionDays, FileBytes, JobBytes, WriteMultiplier, QueryBytes, CalibratedAt)
 
   val Defaults: Map[String, String] = All.map(s => s.key -> s.default).toMap
 
@@ -99,7 +102,7 @@ object TableSettings {
       RetentionHours.read(properties, table), RetentionCheck.read(properties, table),
       WorkloadLogEnabled.read(properties, table),
       TablePrices(FileBytes.read(properties, table), JobBytes.read(properties, table),
-        WriteMultiplier.read(properties, table), CalibratedAt.read(properties, table)),
+        WriteMultiplier.read(properties, table), CalibratedAt.read(properties, table), QueryBytes.read(properties, table)),
       LayoutPolicy.read(properties, table), LayoutBudgetBytes.read(properties, table))
 
   /**
@@ -181,7 +184,8 @@ object TableSettings {
       ("unindexedFromMillis" -> s.unindexedFromMillis) ~ ("auto" -> s.auto) ~ ("retentionHours" -> s.retentionHours) ~
       ("retentionCheck" -> s.retentionCheck) ~ ("workloadLogEnabled" -> s.workloadLogEnabled) ~
       ("prices" -> (("fileBytes" -> s.prices.fileBytes) ~ ("jobBytes" -> s.prices.jobBytes) ~
-        ("writeMultiplier" -> s.prices.writeMultiplier) ~ ("calibratedAt" -> s.prices.calibratedAt.map(_.toString)))) ~
+        ("writeMultiplier" -> s.prices.writeMultiplier) ~ ("queryBytes" -> s.prices.queryBytes) ~
+        ("calibratedAt" -> s.prices.calibratedAt.map(_.toString)))) ~
       ("layoutPolicy" -> s.layoutPolicy) ~ ("layoutBudgetBytes" -> s.layoutBudgetBytes)))
   }
 

@@ -35,9 +35,12 @@ class TableSettingsSuite extends AnyFunSuite {
   }
 
   test("a table's calibrated prices read as set, unset ones as None; a price out of range is refused") {
-    val set = Map("cost.fileBytes" -> "64000", "cost.writeMultiplier" -> "12.5", "cost.calibratedAt" -> "2026-11-26T09:30:00Z")
+    val set = Map("cost.fileBytes" -> "64000", "cost.writeMultiplier" -> "12.5", "cost.queryBytes" -> "1.5e7",
+      "cost.calibratedAt" -> "2026-11-26T09:30:00Z")
     assert(TableSettings.of(set, "t").prices == TablePrices(Some(64000.0), None, Some(12.5),
-      Some(java.time.Instant.parse("2026-11-26T09:30:00Z"))))
+      Some(java.time.Instant.parse("2026-11-26T09:30:00Z")), Some(1.5e7)))
+    assert(refusal(Map.empty, Map("cost.queryBytes" -> "-1")) ==
+      "table t: property cost.queryBytes must be a number >= 0, or empty (unset), got '-1'")
     assert(refusal(Map.empty, Map("cost.writeMultiplier" -> "0")) ==
       "table t: property cost.writeMultiplier must be a number > 0, or empty (unset), got '0'")
     assert(refusal(Map.empty, Map("cost.calibratedAt" -> "yesterday")).contains("an ISO-8601 instant"))
