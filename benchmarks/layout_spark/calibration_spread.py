@@ -25,6 +25,8 @@ MEASURES: tuple[tuple[str, str, Any], ...] = (
     ("per file", "ms", lambda c: c.seconds_per_file * 1e3),
     ("job_bytes", "MB", lambda c: c.prices.job_bytes / 1e6),
     ("per job", "s", lambda c: c.job_seconds),
+    ("query_bytes", "MB", lambda c: c.prices.query_bytes / 1e6),
+    ("per query", "s", lambda c: c.query_seconds),
 )
 
 
