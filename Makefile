@@ -12,7 +12,7 @@ PYSPARK := pyspark==$(SPARK_MINOR).*
 # Jars fetched from Maven Central by one `mvn` run (jvm/run_jvm_tests.py; ScalaTest for test-jvm), kept here.
 MAVEN_JARS := .cache/maven-jars
 
-.PHONY: install jar dist test-dist apidocs bench-jar demo test test-long test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-layout-replay bench-deciding bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores test-catalog-store
+.PHONY: install jar dist test-dist apidocs bench-jar demo test test-long test-docs test-jvm test-s3 bench-s3 bench bench-quick bench-scale bench-layout bench-layout-quick bench-layout-shifting bench-layout-replay bench-rewrite-stages bench-deciding bench-appends clean fuzz fuzz-tables test-spark-versions peer-jars bench-peers-smoke bench-layout-shifting-peers hdfs-jars test-hdfs test-delta test-iceberg bench-delta-source test-stores test-catalog-store
 
 install: $(VENV)/.installed $(JAR)
 
@@ -92,6 +92,11 @@ bench-layout-shifting: install $(VENV)/.bench
 # "The trigger replayed offline"), simulated, a minute a run: REPLAY_FLAGS="--random-attributes --write-scales 0.25,0.5,1,2"
 bench-layout-replay: install $(VENV)/.bench
 	$(PY) -m benchmarks.layout_spark.trigger_replay $(REPLAY_FLAGS)
+
+# Where a whole-table rewrite's time goes: its Spark jobs timed, beside plain Spark's shuffle and
+# write of the same rows (docs/layout-pricing.md, "Where a rewrite's time goes"); a few minutes
+bench-rewrite-stages: install $(VENV)/.bench
+	$(PY) -m benchmarks.layout_spark.rewrite_stages --baseline
 
 # What one decision of the adaptive policy costs as the workload log grows (docs/layout-shifting.md, "Long
 # phases"): the whole log read at each call against only the records logged since the last

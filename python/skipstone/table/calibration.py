@@ -96,7 +96,8 @@ def fit(timings: Sequence[Timing]) -> Calibration:
         raise SkipstoneError("calibration could not tell the cost of a byte from the noise (a byte read costs "
                              f"{per_byte:.3g} s, a byte written {write_per_byte:.3g} s): calibrate on more bytes "
                              "(sample_bytes) or on a quieter machine")
-    per_file, job, fixed = max(per_file, 0.0), max(job, 0.0), max(fixed, 0.0)  # noise can make a small cost negative
+    # noise can make a small cost negative; it is no saving
+    per_file, job, fixed = max(per_file, 0.0), max(job, 0.0), max(fixed, 0.0)
     prices = TablePrices(file_bytes=per_file / per_byte, job_bytes=job / write_per_byte,
                          write_multiplier=write_per_byte / per_byte, query_bytes=fixed / per_byte)
     return Calibration(prices, per_byte * 1e9, per_file, write_per_byte * 1e9, job, tuple(timings), query_seconds=fixed)
