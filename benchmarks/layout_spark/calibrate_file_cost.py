@@ -150,17 +150,12 @@ def fit_reads(points: list[dict[str, float]]) -> dict[str, float]:
 def rewrite_points(scale: float, blocks: int) -> list[dict[str, float]]:
     sys.path.insert(0, os.path.join(ROOT, "python"))
     from benchmarks.harness import session
-    from benchmarks.layout_spark.rewrite_cost import measure_rewrites
-    from benchmarks.layout_spark.tpch_data import denormalized
-    from skipstone import Skipstone
-    from skipstone.layout import KdTree
+    from benchmarks.layout_spark.rewrite_cost import kd_table, measure_rewrites
 
     import tempfile
     spark = session("skipstone-calibrate-rewrites")
     try:
-        df = spark.read.parquet(denormalized(spark, scale, os.path.join(ROOT, "benchmarks", ".data"), blocks))
-        table = Skipstone.create(spark, os.path.join(tempfile.mkdtemp(prefix="skipstone-calibrate-"), "t"), df,
-                                 layout=KdTree(block_rows=max(1, df.count() // blocks)))
+        table = kd_table(spark, scale, blocks, tempfile.mkdtemp(prefix="skipstone-calibrate-"))
         total = table.tree().block_count
         counts = [max(1, round(f * total)) for f in REWRITE_FRACTIONS]
         return measure_rewrites(spark, table, counts)

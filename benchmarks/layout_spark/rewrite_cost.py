@@ -32,6 +32,20 @@ class RewriteBlocks:
         return LayoutChange(PartitionTree(tree.schema, root), tuple(sorted(chosen)), 0.0, 0.0, "calibration rewrite")
 
 
+def kd_table(spark: Any, scale: float, blocks: int, directory: str) -> Any:
+    """A managed k-d table, in ``directory``, of the denormalized TPC-H data at ``scale`` (the
+    shifting benchmark's, benchmarks/.data) cut into about ``blocks`` blocks."""
+    import os
+
+    from benchmarks.layout_spark.tpch_data import denormalized
+    from skipstone import Skipstone
+    from skipstone.layout import KdTree
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    df = spark.read.parquet(denormalized(spark, scale, os.path.join(root, "benchmarks", ".data"), blocks))
+    return Skipstone.create(spark, os.path.join(directory, "t"), df, layout=KdTree(block_rows=max(1, df.count() // blocks)))
+
+
 def measure_rewrites(spark: Any, table: Any, counts: Sequence[int]) -> list[dict[str, float]]:
     """Rewrites ``count`` blocks of ``table`` for each count in turn; seconds and bytes of each."""
     from skipstone.table.optimize import apply, plan

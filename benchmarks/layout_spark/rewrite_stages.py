@@ -41,7 +41,7 @@ def jobs_since(spark: Any, since_ms: float) -> list[dict[str, Any]]:
 
 
 def baseline(spark: Any, df: Any, files: int, scratch: str) -> list[tuple[str, float]]:
-    """Plain Spark on ``df``'s rows: seconds to write them unshuffled, shuffled into ``files`` files, and to scan them."""
+    """Plain Spark on ``df``'s rows (the table's current version): seconds to write them unshuffled, shuffled into ``files`` files, and to scan them."""
     from pyspark.sql import functions as F
 
     steps = (("write as read (no shuffle)", lambda out: df.write.mode("overwrite").parquet(out)),
@@ -67,17 +67,12 @@ def main() -> None:
 
     sys.path.insert(0, os.path.join(ROOT, "python"))
     from benchmarks.harness import session
-    from benchmarks.layout_spark.rewrite_cost import measure_rewrites
-    from benchmarks.layout_spark.tpch_data import denormalized
-    from skipstone import Skipstone
-    from skipstone.layout import KdTree
+    from benchmarks.layout_spark.rewrite_cost import kd_table, measure_rewrites
 
     spark = session("skipstone-rewrite-stages")
     try:
-        df = spark.read.parquet(denormalized(spark, args.sf, os.path.join(ROOT, "benchmarks", ".data"), args.blocks))
         scratch = tempfile.mkdtemp(prefix="skipstone-stages-")
-        table = Skipstone.create(spark, os.path.join(scratch, "t"), df,
-                                 layout=KdTree(block_rows=max(1, df.count() // args.blocks)))
+        table = kd_table(spark, args.sf, args.blocks, scratch)
         blocks = table.tree().block_count
         for _ in range(max(0, args.rewrites - 1)):
             measure_rewrites(spark, table, [blocks])
@@ -90,7 +85,7 @@ def main() -> None:
         print(f"  the jobs' seconds: {sum(j['seconds'] for j in jobs):.1f}")
         if args.baseline:
             print("plain Spark on the same rows (two rounds, interleaved):")
-            for name, seconds in baseline(spark, df, len(table.current().files), scratch):
+            for name, seconds in baseline(spark, table.read(), len(table.current().files), scratch):
                 print(f"  {name}: {seconds:.1f} s")
     finally:
         spark.stop()

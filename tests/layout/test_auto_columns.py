@@ -98,8 +98,8 @@ def test_a_tree_already_cut_on_the_best_columns_is_left_alone(data):
 
 def test_a_querys_fixed_price_moves_no_choice(data):
     """What every query pays whatever the layout (Spark's planning and job, ``query_bytes``) is no
-    saving: the same tree is chosen at the same gain with none and with one that dwarfs the bytes,
-    on a table small enough that it would (the margin is a share of what a layout can change)."""
+    saving: the same tree is chosen at the same gain with none and with one that dwarfs the bytes
+    (were the margin a share of the whole query's cost, a small table would never be re-laid out)."""
     tree = build_kd_tree(data, block_rows=250, columns=["c", "d"])
     workload = ranges(data, "ab", 40, seed=1)
     free = SparkCost(bytes_per_row=1.0, file_bytes=0.0, job_bytes=0.0, query_bytes=0.0)
