@@ -44,6 +44,7 @@ if os.path.join(ROOT, "python") not in sys.path:
 
 from benchmarks.layout_spark.shifting_workload import (PHASES, SELECTED,  # noqa: E402 (after the path)
                                                       random_attribute_workload, shifting_workload)
+from skipstone.layout.cost_model import query_price, write_multiplier_or_default  # noqa: E402
 
 
 def read_shares(workload: list[tuple[int, dict]], shares: dict[str, float]) -> list[float]:
@@ -70,7 +71,6 @@ def samples(df: Any, rows: int, sizes: tuple[int, int], seed: int, cache: str) -
 def replay(policy: Any, start: Any, queries: list, shares: list[float], sample: Any, truth: Any, model: Any,
            every: int) -> dict[str, Any]:
     """The policy run over ``queries`` from the tree ``start``: its total, its rewrites and its deciding seconds."""
-    from skipstone.layout.cost_model import query_price
     from skipstone.layout.stats_pricing import StatsPricing
 
     tree, priced = start, StatsPricing.of(start, truth)
@@ -113,7 +113,6 @@ def main() -> None:
     from benchmarks.layout_spark.calibrate_file_cost import column_shares
     from benchmarks.layout_spark.tpch_data import denormalized
     from skipstone.layout import Amoeba, AutoColumns, KdTree, Query, SparkCost
-    from skipstone.layout.cost_model import query_price, write_multiplier_or_default
     from skipstone.layout.stats_pricing import StatsPricing
 
     if args.verbose:
