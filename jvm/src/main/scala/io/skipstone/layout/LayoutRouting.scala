@@ -2,15 +2,15 @@ package io.skipstone.layout
 
 import org.apache.spark.sql.{Column, DataFrame}
 import org.apache.spark.sql.skipstone.CatalystColumns
-import org.apache.spark.sql.functions.{col, lit, when}
+import org.apache.spark.sql.functions.{col, when}
 import org.apache.spark.sql.types.{DataType, StructType}
 
 /**
- * Routing rows to the blocks of a layout, in the executors: the layout compiled into Spark
- * expressions over the rows' own columns, built on [[LayoutEncoding.atMost]], the one test
- * "encoded value <= cut" both the sample and the rows go through. Every test is TRUE or FALSE,
- * never NULL, so each row gets exactly one block: the block `route` of `skipstone.layout`
- * gives its encoded values.
+ * Routing rows to the blocks of a layout, in the executors, by the one test "encoded value <=
+ * cut" both the sample and the rows go through ([[LayoutEncoding]]): a tree's rows by a walk over
+ * its cuts held in arrays ([[TreeWalk]], [[RouteByTree]]), a curve's by Spark expressions built on
+ * [[LayoutEncoding.atMost]]. Every test is TRUE or FALSE, never NULL, so each row gets exactly one
+ * block: the block `route` of `skipstone.layout` gives its encoded values.
  *
  * {{{
  *   LayoutRouting.withBlock(rows, LayoutDocument.parse(layoutJson), "block")   // rows plus a LongType block id
@@ -30,32 +30,11 @@ object LayoutRouting {
     val tests = new CutTests(rows.schema, layout.schema)
     layout match {
       case tree: TreeLayout =>
-        val routing = CatalystColumns.expression(blockOf(tree.root, tests))
-        rows.withColumn(name, CatalystColumns.column(OutsideWholeStage(routing)))
+        val values = layout.schema.indices.map(d => CatalystColumns.expression(tests.encoded(d)))
+        rows.withColumn(name, CatalystColumns.column(RouteByTree(values, TreeWalk.of(tree))))
       case curve: CurveLayout => CurveRouting.withBlock(rows, curve, tests, name)
     }
   }
-
-  private def blockOf(node: LayoutNode, tests: CutTests): Column = node match {
-    case leaf: Leaf => lit(leaf.block.toLong)
-    case Split(column, cut, left, right) =>
-      when(tests.atMost(column, cut), blockOf(left, tests)).otherwise(blockOf(right, tests))
-    case GroupSplit(groups, rest) =>
-      // a row goes to the first group whose box holds it: one CASE with a branch per group
-      groups.foldLeft(Option.empty[Column]) { (chain, group) =>
-        val inside = insideBox(group, tests)
-        val child = blockOf(group.child, tests)
-        Some(chain.fold(when(inside, child))(_.when(inside, child)))
-      }.fold(blockOf(rest, tests))(_.otherwise(blockOf(rest, tests)))
-  }
-
-  /** Whether the row's encoded values lie in the group's box (low, high], column by column. */
-  private def insideBox(group: Group, tests: CutTests): Column =
-    group.low.indices.foldLeft(lit(true)) { (inside, d) =>
-      val (low, high) = (group.low(d), group.high(d))
-      val aboveLow = if (low > Double.NegativeInfinity) inside && !tests.atMost(d, low) else inside
-      if (high < Double.PositiveInfinity) aboveLow && tests.atMost(d, high) else aboveLow
-    }
 
   /**
    * Balanced binary search over `n` sorted thresholds: `result(i)` for the number i of thresholds
@@ -90,6 +69,16 @@ private[layout] final class CutTests(rows: StructType, layout: Seq[LayoutColumn]
 
   def atMost(d: Int, cut: Double): Column =
     LayoutEncoding.atMost(CutTests.column(layout(d).name), types(d), layout(d), cut)
+
+  /**
+   * The encoded value of layout column `d`, a double never NULL nor NaN: a category's rank in the
+   * layout's dictionary, any other kind's [[LayoutEncoding.encoded]] value.
+   */
+  def encoded(d: Int): Column = {
+    val c = CutTests.column(layout(d).name)
+    if (layout(d).kind != ColumnKind.Categorical) LayoutEncoding.encoded(c, types(d))
+    else CatalystColumns.column(CategoryRank(CatalystColumns.expression(c), CategoryRanks.of(layout(d), types(d))))
+  }
 }
 
 private[layout] object CutTests {

@@ -6,7 +6,7 @@ import java.time.temporal.ChronoUnit
 import scala.jdk.CollectionConverters._
 import scala.util.Random
 
-import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.types._
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
@@ -29,12 +29,34 @@ class LayoutRoutingSuite extends AnyFunSuite with BeforeAndAfterAll {
   private def blocksOf(dataType: DataType, values: Seq[Any], layout: LayoutDocument): Seq[Long] =
     blocksOfRows(StructType(Seq(StructField("x", dataType))), values.map(Row(_)), layout)
 
+  /**
+   * The block of each row, routed three ways that must agree: rows from an RDD in whole-stage
+   * generated code; the same with code generation off (every expression's `eval`); and rows of a
+   * local relation, whose projection the optimizer evaluates itself.
+   */
   private def blocksOfRows(schema: StructType, rows: Seq[Row], layout: LayoutDocument): Seq[Long] = {
     val withId = rows.zipWithIndex.map { case (r, i) => Row.fromSeq(i +: r.toSeq) }
-    val df = spark.createDataFrame(withId.asJava, StructType(StructField("id", IntegerType) +: schema.fields))
-    val routed = LayoutRouting.withBlock(df, layout, "block")
-    assert(routed.schema("block").dataType == LongType)
-    routed.orderBy("id").select("block").collect().map(_.getLong(0)).toSeq
+    val withIdSchema = StructType(StructField("id", IntegerType) +: schema.fields)
+    def routed(df: DataFrame): Seq[Long] = {
+      val frame = LayoutRouting.withBlock(df, layout, "block")
+      assert(frame.schema("block").dataType == LongType)
+      frame.orderBy("id").select("block").collect().map(_.getLong(0)).toSeq
+    }
+    val fromRdd = spark.createDataFrame(spark.sparkContext.parallelize(withId, 2), withIdSchema)
+    val generated = routed(fromRdd)
+    val interpreted = withConf("spark.sql.codegen.wholeStage" -> "false", "spark.sql.codegen.factoryMode" -> "NO_CODEGEN") {
+      routed(fromRdd)
+    }
+    val local = routed(spark.createDataFrame(withId.asJava, withIdSchema))
+    assert(interpreted == generated, "routed without generated code")
+    assert(local == generated, "routed in a local relation")
+    generated
+  }
+
+  private def withConf[T](settings: (String, String)*)(body: => T): T = {
+    val before = settings.map { case (k, _) => k -> spark.conf.getOption(k) }
+    settings.foreach { case (k, v) => spark.conf.set(k, v) }
+    try body finally before.foreach { case (k, v) => v.fold(spark.conf.unset(k))(spark.conf.set(k, _)) }
   }
 
   /** Block 0 for rows at most `cut`, block 1 for the others. */
@@ -173,6 +195,29 @@ class LayoutRoutingSuite extends AnyFunSuite with BeforeAndAfterAll {
     val wrongKind = intercept[IllegalArgumentException](
       blocksOf(IntegerType, Seq(1), cutAt(LayoutColumn("x", ColumnKind.Categorical, Seq("a")), 0.0))).getMessage
     assert(wrongKind.contains("'x'") && wrongKind.contains("categorical") && wrongKind.contains("int"))
+  }
+
+  test("a dictionary out of order, of the wrong type, or a cut that is no number is refused naming the column") {
+    def refusal(column: LayoutColumn, dataType: DataType, cut: Double = 0.0): String =
+      intercept[IllegalArgumentException](blocksOf(dataType, Seq(null), cutAt(column, cut))).getMessage
+    assert(refusal(LayoutColumn("x", ColumnKind.Categorical, Seq("b", "a")), StringType).contains("'x'"))
+    assert(refusal(LayoutColumn("x", ColumnKind.Categorical, Seq("a", "a")), StringType).contains("ascending and distinct"))
+    assert(refusal(LayoutColumn("x", ColumnKind.Categorical, Seq(true, false)), BooleanType).contains("'x'"))
+    assert(refusal(LayoutColumn("x", ColumnKind.Categorical, Seq(1)), StringType).contains("not a string"))
+    assert(refusal(LayoutColumn("x", ColumnKind.Numeric), DoubleType, NaN).contains("NaN"))
+  }
+
+  test("a tree's routing is compiled with the stage that reads the rows, whatever the tree's size") {
+    // a balanced tree of 1,024 blocks over an integer column: one generated stage reads and routes
+    def tree(low: Int, high: Int): LayoutNode =
+      if (high - low == 1) Leaf(low, 0) else { val mid = (low + high) / 2; Split(0, mid - 0.5, tree(low, mid), tree(mid, high)) }
+    val layout = TreeLayout(Seq(LayoutColumn("id", ColumnKind.Integer)), tree(0, 1024))
+    val routed = LayoutRouting.withBlock(spark.range(0, 4096).selectExpr("CAST(id AS INT) AS id"), layout, "block")
+    val plan = routed.queryExecution.executedPlan
+    val compiled = plan.collect { case stage: org.apache.spark.sql.execution.WholeStageCodegenExec => stage }
+    assert(compiled.exists(_.child.exists(_.isInstanceOf[org.apache.spark.sql.execution.ProjectExec])), plan.treeString)
+    val blocks = routed.orderBy("id").select("block").collect().map(_.getLong(0)).toSeq
+    assert(blocks == (0 until 4096).map(i => (i min 1023).toLong), "the ids above the last cut go to the last block")
   }
 
   test("column names with dots and backticks name top-level columns") {

@@ -7,7 +7,7 @@ import org.apache.spark.sql.classic.ExpressionUtils
 /**
  * A Catalyst expression as a DataFrame column and back. Spark keeps the conversion to its own
  * packages (`private[sql]`); Skipstone needs it for expressions of its own that the public
- * column functions cannot build (`io.skipstone.layout.OutsideWholeStage`), so this one bridge
+ * column functions cannot build (`io.skipstone.layout.RouteByTree`), so this one bridge
  * lives in a package under `org.apache.spark.sql`, as connectors' bridges do.
  */
 object CatalystColumns {
