@@ -102,3 +102,21 @@ def test_rewrites_repriced_at_a_given_cost(result: dict[str, Any]) -> None:
     lines = report(result, SECONDS_PER_BYTE, rewrite_at=8.0)
     assert "  bounded: total 29.0 s (1 rewrites)" in lines  # 41 - 20 + 8
     assert any(line.startswith("phase lengths:") and "R 8.0 s" in line for line in lines)
+
+
+def test_without_the_upfront_tree_savings_are_against_the_best_static_layout(result: dict[str, Any]) -> None:
+    """A run of k-d and the adaptive table alone (`--methods kd,auto`): savings against k-d, and
+    without the clairvoyant only the phase length for 1.25x faster than k-d."""
+    methods = result["methods"]
+    methods["kd"] = methods.pop("amoeba")
+    methods["sorted"] = run([3.0] * 8)
+    del methods["clairvoyant"]
+    unit, whole, _ = rewrites(result, SECONDS_PER_BYTE)
+    assert unit.realized_saving_s == pytest.approx(0.5) and whole.realized_saving_s == pytest.approx(1.0)
+    best, p = phase_lengths(result, 20.0)
+    assert best == "kd" and p.static_s == 1.5 and math.isnan(p.clairvoyant_s)
+    lines = report(result, SECONDS_PER_BYTE)
+    assert "saving a query against kd, by phase: mean (second half)" in lines
+    assert any("q_c - (no clairvoyant in this run)" in line for line in lines)
+    horizon = [line for line in lines if "predicted horizon (bounded" in line]
+    assert len(horizon) == 1 and "1.25x faster than kd" in horizon[0] and "clairvoyant" not in horizon[0]

@@ -5,7 +5,7 @@ call, each rewrite's predicted against realized saving, and the cost model's pha
 
 Reads the JSON `shifting.py` writes; needs no Spark. Savings are the upfront tree's (``amoeba``)
 seconds per query minus the adaptive method's, over the same queries: positive when the adaptive
-table is faster. A rewrite's predicted saving is the policy's own: its recent saving per query
+table is faster; in a run without the upfront tree, the best static layout's (e.g. ``kd``). A rewrite's predicted saving is the policy's own: its recent saving per query
 (``predicted_benefit / horizon_queries``, or ``gain_per_query``) in the priced model's bytes, turned
 into seconds at the calibrated read price (``results/calibration.json``: seconds per GB read).
 
@@ -152,9 +152,19 @@ def predicted_rate(event: dict[str, Any]) -> float | None:
     return None
 
 
+def reference_method(result: dict[str, Any]) -> str | None:
+    """What a rewrite's saving is measured against: the upfront tree, else the run's best static layout."""
+    runs = result["methods"]
+    if UPFRONT in runs:
+        return UPFRONT
+    static = [m for m in STATIC if m in runs]
+    return min(static, key=lambda m: mean(runs[m]["per_query_s"])) if static else None
+
+
 def rewrites(result: dict[str, Any], seconds_per_byte: float) -> list[Rewrite]:
     n = result["per_phase"]
-    upfront = result["methods"].get(UPFRONT, {}).get("per_query_s")
+    reference = reference_method(result)
+    upfront = None if reference is None else result["methods"][reference]["per_query_s"]
     out = []
     for e in result.get("events", []):
         phase = (e["query"] - 1) // n
@@ -185,12 +195,14 @@ def whole_table_rewrite_s(result: dict[str, Any], events: list[Rewrite]) -> tupl
 
 def phase_lengths(result: dict[str, Any], rewrite_s: float) -> tuple[str, PhaseLengths] | None:
     runs = result["methods"]
+    """The best static layout and the phase lengths; q_c is NaN in a run without the clairvoyant."""
     static = [m for m in STATIC if m in runs]
-    if not static or "clairvoyant" not in runs:
+    if not static:
         return None
-    per_query = {m: mean(runs[m]["per_query_s"]) for m in (*static, "clairvoyant")}
+    per_query = {m: mean(runs[m]["per_query_s"]) for m in static}
     best = min(static, key=per_query.__getitem__)
-    return best, PhaseLengths(per_query[best], per_query["clairvoyant"], rewrite_s)
+    clairvoyant = mean(runs["clairvoyant"]["per_query_s"]) if "clairvoyant" in runs else math.nan
+    return best, PhaseLengths(per_query[best], clairvoyant, rewrite_s)
 
 
 def reached_seconds(result: dict[str, Any], method: str) -> float | None:
@@ -224,13 +236,14 @@ def report(result: dict[str, Any], per_byte: float, rewrite_at: float | None = N
     for method, phases in by_method.items():
         lines.append(f"  {method:15s} all {mean(runs[method]['per_query_s']):.3f}   "
                      + "   ".join(f"{p.mean_s:.3f} ({p.second_half_s:.3f})" for p in phases))
-    if UPFRONT in by_method:
-        lines.append(f"saving a query against {UPFRONT}, by phase: mean (second half)")
+    reference = reference_method(result)
+    if reference is not None:
+        lines.append(f"saving a query against {reference}, by phase: mean (second half)")
         for method in runs:
             if runs[method]["optimizations"]:
                 lines.append(f"  {method:15s} " + "   ".join(
                     f"{u.mean_s - p.mean_s:.3f} ({u.second_half_s - p.second_half_s:.3f})"
-                    for u, p in zip(by_method[UPFRONT], by_method[method])))
+                    for u, p in zip(by_method[reference], by_method[method])))
     lines += ["", "deciding and rewriting"]
     events = rewrites(result, per_byte)
     for method, run in runs.items():
@@ -270,11 +283,14 @@ def report(result: dict[str, Any], per_byte: float, rewrite_at: float | None = N
         lines.append(f"  = {rewrite_s / full:.0f} full scans ({full:.2f} s a query)")
     if chosen is not None:
         best, p = chosen
-        lines += [f"phase lengths: q_s {p.static_s:.3f} s ({best}), q_c {p.clairvoyant_s:.3f} s, R {p.rewrite_s:.1f} s",
-                  f"  break-even R/(q_s-q_c): {p.break_even:.0f} queries",
-                  f"  1.3x of the clairvoyant, buying at the phase's start: {p.at_once_1_3:.0f} queries a phase",
-                  f"  rent-or-buy, 1.3x of the clairvoyant: {p.rent_or_buy_1_3:.0f}; "
-                  f"1.25x faster than {best}: {p.rent_or_buy_1_25:.0f} queries a phase"]
+        seen = not math.isnan(p.clairvoyant_s)
+        lines.append(f"phase lengths: q_s {p.static_s:.3f} s ({best}), "
+                     f"q_c {f'{p.clairvoyant_s:.3f} s' if seen else '- (no clairvoyant in this run)'}, R {p.rewrite_s:.1f} s")
+        if seen:
+            lines += [f"  break-even R/(q_s-q_c): {p.break_even:.0f} queries",
+                      f"  1.3x of the clairvoyant, buying at the phase's start: {p.at_once_1_3:.0f} queries a phase",
+                      f"  rent-or-buy, 1.3x of the clairvoyant: {p.rent_or_buy_1_3:.0f}; "
+                      f"1.25x faster than {best}: {p.rent_or_buy_1_25:.0f} queries a phase"]
         detect, phases = int(result.get("optimize_every", 0)), len(result["phases"])
         for method in runs:
             reached = reached_seconds(result, method)
@@ -282,8 +298,9 @@ def report(result: dict[str, Any], per_byte: float, rewrite_at: float | None = N
                 continue
             q = PhaseLengths(p.static_s, p.clairvoyant_s, p.rewrite_s, reached)
             lines.append(f"  predicted horizon ({method}: q_a {reached:.3f} s after its rewrites, d {detect}): "
-                         f"1.25x faster than {best}: {q.predicted_1_25(detect, phases):.0f}; 1.3x of the "
-                         f"clairvoyant: {q.predicted_1_3(detect, phases):.0f} queries a phase")
+                         f"1.25x faster than {best}: {q.predicted_1_25(detect, phases):.0f}"
+                         + (f"; 1.3x of the clairvoyant: {q.predicted_1_3(detect, phases):.0f}" if seen else "")
+                         + " queries a phase")
     # each answer is compared with the first method's (the bench's order puts the full scan first)
     reference = next(iter(runs))
     checked = sum(len(r["per_query_s"]) for m, r in runs.items() if m != reference)
