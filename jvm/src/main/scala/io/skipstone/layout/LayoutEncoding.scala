@@ -18,6 +18,22 @@ import org.apache.spark.sql.types._
  */
 object LayoutEncoding {
 
+  /**
+   * A category's encoded value in a sorted dictionary of `size` values: its rank where
+   * `compareAt(i)` (dictionary value i against it, negative when below) finds it equal, else
+   * half-way between the ranks around it (how many values lie below, minus 0.5). The one rule
+   * the sample's dictionary and the rows' routing both rank by.
+   */
+  def rank(size: Int, compareAt: Int => Int): Double = {
+    var lo = 0 // a binary search for the first value not below it
+    var hi = size
+    while (lo < hi) {
+      val mid = (lo + hi) >>> 1
+      if (compareAt(mid) < 0) lo = mid + 1 else hi = mid
+    }
+    if (lo < size && compareAt(lo) == 0) lo.toDouble else lo - 0.5
+  }
+
   /** The layout kind of a Spark type; None when a layout cannot order it (arrays, maps, binary...). */
   def kindOf(dataType: DataType): Option[ColumnKind] = dataType match {
     case ByteType | ShortType | IntegerType | LongType => Some(ColumnKind.Integer)

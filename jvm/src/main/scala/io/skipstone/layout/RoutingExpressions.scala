@@ -18,16 +18,11 @@ private[layout] final case class RouteByTree(values: Seq[Expression], walk: Tree
   override def dataType: DataType = LongType
   override def nullable: Boolean = false
 
-  override def eval(input: InternalRow): Any = {
-    val encoded = new Array[Double](values.size)
-    var i = 0
-    while (i < encoded.length) {
-      val v = values(i).eval(input)
-      encoded(i) = if (v == null) Double.NegativeInfinity else v.asInstanceOf[Double]
-      i += 1
-    }
-    walk.block(encoded)
-  }
+  override def eval(input: InternalRow): Any =
+    walk.block(values.map { value =>
+      val v = value.eval(input)
+      if (v == null) Double.NegativeInfinity else v.asInstanceOf[Double]
+    }.toArray)
 
   override protected def doGenCode(ctx: CodegenContext, ev: ExprCode): ExprCode = {
     val walkRef = ctx.addReferenceObj("treeWalk", walk, classOf[TreeWalk].getName)
@@ -82,20 +77,9 @@ private[layout] final class CategoryRanks private (strings: Array[UTF8String], b
     case b: Boolean => rankOfBoolean(b)
   }
 
-  def rankOfString(value: UTF8String): Double = {
-    var lo = 0 // a binary search for the first category not below the value
-    var hi = strings.length
-    while (lo < hi) {
-      val mid = (lo + hi) >>> 1
-      if (strings(mid).binaryCompare(value) < 0) lo = mid + 1 else hi = mid
-    }
-    if (lo < strings.length && strings(lo).binaryCompare(value) == 0) lo.toDouble else lo - 0.5
-  }
+  def rankOfString(value: UTF8String): Double = LayoutEncoding.rank(strings.length, strings(_).binaryCompare(value))
 
-  def rankOfBoolean(value: Boolean): Double = {
-    val below = booleans.count(b => !b && value) // only false lies below, and only below true
-    if (booleans.contains(value)) below.toDouble else below - 0.5
-  }
+  def rankOfBoolean(value: Boolean): Double = LayoutEncoding.rank(booleans.length, booleans(_).compare(value))
 }
 
 private[layout] object CategoryRanks {

@@ -3,6 +3,8 @@ package io.skipstone.layout.builders
 import java.nio.ByteBuffer
 import java.nio.charset.{CharacterCodingException, CodingErrorAction, StandardCharsets}
 
+import io.skipstone.layout.LayoutEncoding
+
 /**
  * A categorical column's dictionary and its values' ranks, as `skipstone.table.sample` built
  * them: the sorted distinct values, each value encoded as its rank, NULL as -inf.
@@ -19,11 +21,10 @@ object CategoryDictionary {
   def ofStrings(values: Seq[Array[Byte]]): (Seq[String], Array[Double]) = {
     val present = values.filter(_ != null).map(Bytes(_)).distinct.sorted
     val keys = present.flatMap(b => decoded(b.value).map(b -> _))
-    val rank = keys.map(_._1).zipWithIndex.toMap
     val sortedKeys = keys.map(_._1).toIndexedSeq
     val ranks = values.map { v =>
       if (v == null) Double.NegativeInfinity
-      else rank.get(Bytes(v)).fold(countBelow(sortedKeys, Bytes(v)) - 0.5)(_.toDouble)
+      else LayoutEncoding.rank(sortedKeys.size, i => Bytes.order.compare(sortedKeys(i), Bytes(v)))
     }
     (keys.map(_._2), ranks.toArray)
   }
@@ -39,16 +40,6 @@ object CategoryDictionary {
     try Some(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
       .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString)
     catch { case _: CharacterCodingException => None }
-
-  private def countBelow(sorted: IndexedSeq[Bytes], v: Bytes): Int = {
-    var lo = 0 // a binary search's bounds, local
-    var hi = sorted.size
-    while (lo < hi) {
-      val mid = (lo + hi) >>> 1
-      if (Bytes.order.lt(sorted(mid), v)) lo = mid + 1 else hi = mid
-    }
-    lo
-  }
 
   /** A string's bytes as a value: equal by content, ordered unsigned byte by byte, then shorter first. */
   private final case class Bytes(value: Array[Byte]) {
