@@ -26,6 +26,9 @@ on every table in turn, so the machine's load drifts over all methods alike. Met
 With ``--calibrate`` each adaptive table is calibrated after it is created (``t.calibrate()``:
 the machine's per-file, per-job and write prices stored with the table, which its policy then
 prices with instead of the library's defaults); the calibration's seconds count in its creation.
+With ``--learn-prices`` each adaptive table learns its prices instead from its own logged queries
+and commits at every optimize (the table setting ``cost.learn``; the learning counts in deciding),
+and each rewrite's event records the cost model it was priced with.
 
 With ``--random-attributes`` the workload is the adaptive policies' worst case instead: one phase
 of three times ``--per-phase`` queries, each on two of the six columns drawn anew.
@@ -100,6 +103,8 @@ def main() -> None:
                              "phases' six columns drawn anew")
     parser.add_argument("--calibrate", action="store_true",
                         help="calibrate each adaptive table's prices on this machine after creating it")
+    parser.add_argument("--learn-prices", action="store_true",
+                        help="each adaptive table learns its prices from its logged queries and commits (cost.learn)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", help="the results' name (default from the scale)")
     args = parser.parse_args()
@@ -138,9 +143,10 @@ def main() -> None:
     result: dict[str, Any] = {"name": name, "scale": scale, "rows": rows, "bytes": source_bytes, "blocks": blocks,
                               "block_rows": block_rows, "per_phase": per_phase, "phases": phases,
                               "optimize_every": args.optimize_every, "window": args.window,
-                              "budget_share": args.budget_share, "seed": args.seed, "calibrate": args.calibrate, "load_average": [os.getloadavg()]}
+                              "budget_share": args.budget_share, "seed": args.seed, "calibrate": args.calibrate, "learn_prices": args.learn_prices,
+                  "load_average": [os.getloadavg()]}
     try:
-        bench = ShiftingBench(spark, df, source, source_files, block_rows, work, args.calibrate)
+        bench = ShiftingBench(spark, df, source, source_files, block_rows, work, args.calibrate, args.learn_prices)
         bench.create(methods, phase_columns, workload, policies(args.window, args.budget_share * source_bytes))
         if args.peers:
             bench.create_peers(phase_columns, source_bytes // blocks)
@@ -160,7 +166,7 @@ class ShiftingBench:
     """The tables of one run and the loop that queries them in turn."""
 
     def __init__(self, spark: Any, df: Any, source: str, source_files: list[str], block_rows: int, work: str,
-                 calibrate: bool = False) -> None:
+                 calibrate: bool = False, learn_prices: bool = False) -> None:
         from benchmarks.layout_spark.bench import MethodRun
 
         self.spark, self.df, self.source, self.block_rows, self.work = spark, df, source, block_rows, work
@@ -168,6 +174,7 @@ class ShiftingBench:
         self.source_bytes = sum(os.path.getsize(p) for p in source_files)
         self.calibrate = calibrate  # adaptive tables price with this machine's measured costs
         self.calibrations: dict[str, Any] = {}  # method -> the prices t.calibrate() stored
+        self.learn_prices = learn_prices  # adaptive tables learn their prices from their own log (cost.learn)
         self.run_type = MethodRun
         self.runs: dict[str, Any] = {}
         self.tables: dict[str, Any] = {}  # method -> managed table (clairvoyant: one per phase, "clairvoyant/<n>")
@@ -204,6 +211,8 @@ class ShiftingBench:
                     prices = self.tables[method].calibrate().prices
                     self.calibrations[method] = asdict(prices)
                     print(f"  calibrated {method}: {prices}", flush=True)
+                if self.learn_prices:
+                    self.tables[method].set_properties({"cost.learn": "true"})
             else:
                 spec = specs[method](self.block_rows)
                 if spec is not None:
@@ -295,7 +304,7 @@ class ShiftingBench:
         fields = change.history_fields() if hasattr(change, "history_fields") else {}
         self.events.append({"query": query, "method": method, "blocks": len(change.rewritten_blocks),
                             "rows": result.rows_rewritten, "bytes_read": result.bytes_read, "seconds": seconds,
-                            "decided_s": decided, **fields})
+                            "decided_s": decided, "cost_model": planned.cost_model, **fields})
         print(f"  optimize {method} after query {query}: decided in {decided:.1f} s, rewrote "
               f"{len(change.rewritten_blocks)} blocks ({result.rows_rewritten:,} rows) in {seconds:.1f} s: "
               f"{change.description[:160]}", flush=True)

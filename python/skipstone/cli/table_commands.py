@@ -265,12 +265,15 @@ def register(app: typer.Typer) -> None:
         sample_bytes: float = typer.Option(256e6, "--sample-bytes", min=1.0,
                                            help="About how many bytes of the table's rows to copy and time."),
         repeats: int = typer.Option(2, "--repeats", min=1, help="Times each scan is timed."),
+        from_log: bool = typer.Option(False, "--from-log",
+                                      help="Learn the prices from the table's logged queries and commits instead "
+                                           "of timing copies (nothing is written)."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     ) -> None:
         """Measure what reading and rewriting cost here and store the prices with the table (cost.* settings)."""
         t = open_table(ctx.obj.spark, table)
         with spark_progress(ctx.obj.spark, f"calibrating {table}"):
-            measured = t.calibrate(sample_bytes=sample_bytes, repeats=repeats)
+            measured = t.calibrate(sample_bytes=sample_bytes, repeats=repeats, source="log" if from_log else "timed")
         emit_value({**measured.properties(), "read_seconds_per_gb": measured.read_seconds_per_gb,
                     "seconds_per_file": measured.seconds_per_file,
                     "write_seconds_per_gb": measured.write_seconds_per_gb, "job_seconds": measured.job_seconds,

@@ -60,7 +60,8 @@ class Timing:
 
 @dataclass(frozen=True)
 class Calibration:
-    """What ``t.calibrate()`` measured and stored: the prices, the fits they come from, the timings."""
+    """What ``t.calibrate()`` measured and stored: the prices, the fits they come from, the timings
+    (timed copies, or the table's logged queries and commits: ``source``)."""
 
     prices: TablePrices
     read_seconds_per_gb: float
@@ -70,6 +71,7 @@ class Calibration:
     timings: tuple[Timing, ...]
     calibrated_at: str = ""
     query_seconds: float = 0.0
+    source: str = "timed"  # "timed": copies written and scanned (``measure``); "log": learned (learned_prices)
 
     def properties(self) -> dict[str, str]:
         """The table settings that store it (``cost.*``)."""
@@ -158,9 +160,13 @@ def measure(spark: SparkSession, base: manifest.TableVersion, sample_bytes: floa
 def calibrate(spark: SparkSession, base: manifest.TableVersion, sample_bytes: float = 256e6,
               repeats: int = 2) -> Calibration:
     """Measure (``measure``) and fit (``fit``) the prices of ``base``'s machine, stamped with now (UTC)."""
-    fitted = fit(measure(spark, base, sample_bytes, repeats))
+    return replace(fit(measure(spark, base, sample_bytes, repeats)), calibrated_at=now_utc())
+
+
+def now_utc() -> str:
+    """Now, to the second, as ``cost.calibratedAt`` stores it (``2026-11-26T09:30:00Z``)."""
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
-    return replace(fitted, calibrated_at=now.isoformat().replace("+00:00", "Z"))
+    return now.isoformat().replace("+00:00", "Z")
 
 
 def _scan(spark: SparkSession, paths: list[str]) -> None:

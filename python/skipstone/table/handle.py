@@ -4,6 +4,7 @@ is over its JVM object). It keeps no state of its own: every call asks the JVM, 
 table's log afresh."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import threading
@@ -24,7 +25,7 @@ from skipstone.table.append import AppendResult
 from skipstone.table.continuous import run_continuously
 from skipstone.table.driver import PolicyCallback, PythonDriver
 from skipstone.table.indexing import FileSetIndex
-from skipstone.table.optimize import OptimizeResult
+from skipstone.table.optimize import OptimizeResult, learned
 from skipstone.table.transaction import operations, run
 
 log = logging.getLogger(__name__)
@@ -310,7 +311,7 @@ class ManagedTable:
         """
         java_call(self._jtable.setProperties, {str(k): str(v) for k, v in properties.items()})
 
-    def calibrate(self, sample_bytes: float = 256e6, repeats: int = 2) -> calibration.Calibration:
+    def calibrate(self, sample_bytes: float = 256e6, repeats: int = 2, source: str = "timed") -> calibration.Calibration:
         """Measure what reading and rewriting cost on this machine and store the prices with the
         table (``cost.fileBytes``, ``cost.jobBytes``, ``cost.writeMultiplier``, ``cost.queryBytes``,
         ``cost.calibratedAt``):
@@ -320,6 +321,12 @@ class ManagedTable:
         timings fitted by least squares (the table package's calibration module); the table's data is not
         touched. Takes seconds to minutes: calibrate once per cluster, again when it changes.
 
+        ``source="log"`` learns the prices instead from what the table's own logged queries and
+        commits took (durations, files and bytes read, rows written; the learned_prices module):
+        nothing is written or timed, and the prices are those of the workload's queries at the
+        table's own file size and scale. It needs 20 logged queries that read different numbers
+        of files and one commit that wrote rows, and says so when they are missing.
+
         >>> c = t.calibrate()                                    # doctest: +SKIP
         >>> c.prices                                             # doctest: +SKIP
         TablePrices(file_bytes=1384210.734..., job_bytes=14825301.162..., write_multiplier=61.296..., query_bytes=...)
@@ -328,7 +335,13 @@ class ManagedTable:
 
         (Skipped when the docs run: timings differ on every machine.)
         """
-        measured = calibration.calibrate(self._spark, self.current(), sample_bytes, repeats)
+        if source == "log":
+            measured = dataclasses.replace(learned(self._spark, self.current()), calibrated_at=calibration.now_utc())
+        elif source == "timed":
+            measured = calibration.calibrate(self._spark, self.current(), sample_bytes, repeats)
+        else:
+            raise ValueError(f"calibrate: source must be 'timed' (time copies) or 'log' (learn from the table's "
+                             f"queries and commits), got {source!r}")
         self.set_properties(measured.properties())
         return measured
 

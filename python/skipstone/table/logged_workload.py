@@ -19,7 +19,7 @@ import logging
 import threading
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from skipstone.layout.bounded.patterns import LoggedWorkload
 from skipstone.layout.queries import Query
@@ -32,20 +32,32 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Record = tuple[str, int, "float | None"]  # predicate JSON, version read, read share
+class Record(NamedTuple):
+    """One logged query as the driver keeps it: what it filtered and read, and what it took.
+    ``read_share`` is the share of the table's bytes in the columns it read; it and the others
+    after ``version`` are None in logs written before they were kept."""
+
+    predicate: str
+    version: int
+    read_share: float | None = None
+    files_read: int | None = None
+    bytes_read: int | None = None
+    duration_ms: float | None = None
 
 
 def logged_records(spark: SparkSession, root: str) -> list[Record]:
-    """(predicate JSON, version read, read share) of every logged query of the table, oldest
-    first, read by the driver (``io.skipstone.table.Tables.loggedPredicatesJson``). The read share
-    is the share of the table's bytes in the columns the query read (None in logs written before
-    it was kept)."""
+    """Every logged query of the table, oldest first, read by the driver
+    (``io.skipstone.table.Tables.loggedPredicatesJson``)."""
     text = java_call(operations(spark).Tables.loggedPredicatesJson, spark._jsparkSession, root)
     return _records(json.loads(text))
 
 
 def _records(rows: list) -> list[Record]:
-    return [(str(r[0]), int(r[1]), None if len(r) < 3 or r[2] is None else float(r[2])) for r in rows]
+    def at(r: list, i: int, kind: type) -> float | int | None:
+        return None if len(r) <= i or r[i] is None else kind(r[i])
+
+    return [Record(str(r[0]), int(r[1]), at(r, 2, float), at(r, 3, int), at(r, 4, int), at(r, 5, float))  # type: ignore[arg-type]
+            for r in rows]
 
 
 def records_after(spark: SparkSession, root: str, cursor: str) -> tuple[bool, list[Record], str]:
@@ -105,13 +117,13 @@ class TableWorkload:
 
     @staticmethod
     def of(root: str, cursor: str, records: Sequence[Record], schema: Schema) -> TableWorkload:
-        logged = parse_logged([(p, v) for p, v, _ in records], schema, root)
+        logged = parse_logged([(r.predicate, r.version) for r in records], schema, root)
         return TableWorkload(root, cursor, tuple(records), schema, LoggedWorkload([q for q, _ in logged]),
                              tuple(v for _, v in logged))
 
     def extended(self, cursor: str, records: Sequence[Record]) -> TableWorkload:
         """This workload followed by ``records`` (parsed alone; the runs extended by theirs)."""
-        logged = parse_logged([(p, v) for p, v, _ in records], self.schema, self.root)
+        logged = parse_logged([(r.predicate, r.version) for r in records], self.schema, self.root)
         return TableWorkload(self.root, cursor, self.records + tuple(records), self.schema,
                              self.queries.extended([q for q, _ in logged]), self.versions + tuple(v for _, v in logged))
 

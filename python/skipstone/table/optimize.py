@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence, Union
 
 from skipstone.errors import SkipstoneError
-from skipstone.layout.cost_model import model_to_json
+from skipstone.layout.cost_model import TablePrices, model_to_json
 from skipstone.layout.policies import LayoutChange, LayoutPolicy
 from skipstone.layout.queries import Query
 from skipstone.layout.serialization import layout_to_json
 from skipstone.session import java_call
-from skipstone.table import manifest, settings
+from skipstone.table import learned_prices, manifest, settings
 from skipstone.table.block_births import birth_versions, log_positions
+from skipstone.table.calibration import Calibration
 from skipstone.table.container import read_sample
 from skipstone.table.logged_workload import Record, logged_records, parse_logged, table_workload
 from skipstone.table.manifest import finite
@@ -73,7 +74,7 @@ Logged = Union["DataFrame", Sequence[tuple[str, int]], None]
 
 def logged_predicates(spark: SparkSession, root: str) -> list[tuple[str, int]]:
     """(predicate JSON, version read) of every logged query of the table, oldest first (``logged_records``)."""
-    return [(p, v) for p, v, _ in logged_records(spark, root)]
+    return [(r.predicate, r.version) for r in logged_records(spark, root)]
 
 
 READ_SHARE_QUERIES = 100  # the recent queries whose mean read share prices a query's bytes
@@ -139,13 +140,13 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
     with_bytes = getattr(policy, "with_bytes_per_row", None)
     if callable(with_bytes):  # policies that price bytes (SparkCost) take the table's measured row width
         policy = with_bytes(sum(f.size for f in base.files) / max(1, sum(f.rows for f in base.files)))
-    share = read_share([s for *_, s in records[-READ_SHARE_QUERIES:]]) if records else None
+    share = read_share([r.read_share for r in records[-READ_SHARE_QUERIES:]]) if records else None
     with_share = getattr(policy, "with_read_share", None)
     if callable(with_share) and share is not None:  # queries read only the columns they project
         policy = with_share(share)
     with_prices = getattr(policy, "with_prices", None)
     if callable(with_prices):
-        policy = with_prices(settings.read(spark, base.properties, base.root).prices)
+        policy = with_prices(table_prices(spark, base, records))
     with_births = getattr(policy, "with_block_births", None)
     if callable(with_births):  # regret counts the queries since each block was written (BoundedRewrite)
         births = birth_versions(commit_log(spark, base.root, base.version))
@@ -171,6 +172,29 @@ def max_rows_per_file(spark: SparkSession, block_rows: float) -> float:
     writes a larger block as several files (``TableTransaction.MaxBlockFactor``)."""
     factor = float(spark._jvm.io.skipstone.table.TableTransaction.MaxBlockFactor())  # type: ignore[union-attr]
     return math.ceil(factor * block_rows)
+
+
+def table_prices(spark: SparkSession, base: manifest.TableVersion, records: Sequence[Record] | None = None) -> TablePrices:
+    """The prices the table's policies plan with: its ``cost.*`` settings; with ``cost.learn``,
+    what its logged queries (``records``, else read) and commits imply (``learned``), the
+    settings' while there is too little to learn from."""
+    stored = settings.read(spark, base.properties, base.root)
+    if not stored.learn_prices:
+        return stored.prices
+    try:
+        return learned(spark, base, records).prices
+    except SkipstoneError as e:
+        log.info("%s prices with its cost.* settings: %s", base.root, e)
+        return stored.prices
+
+
+def learned(spark: SparkSession, base: manifest.TableVersion, records: Sequence[Record] | None = None) -> Calibration:
+    """The prices ``base``'s table's logged queries and commits imply (``learned_prices.learn``),
+    split between bytes and files as its ``cost.*`` settings split them when they cannot tell."""
+    if records is None:
+        records = table_workload(spark, base.root, base.tree.schema).records
+    prior = settings.read(spark, base.properties, base.root).prices
+    return learned_prices.learn(records, commit_log(spark, base.root, base.version), base, prior)
 
 
 def commit_log(spark: SparkSession, root: str, up_to: int | None = None) -> list[tuple[int, str, dict[str, Any]]]:

@@ -42,6 +42,7 @@ class TableSettings:
     calibrated_at: str | None = None
     layout_policy: str = "adaptive"  # optimize.layoutPolicy: the layout strategy's policy when none is given
     layout_budget_bytes: int = 256_000_000  # optimize.layoutBudgetBytes: what one bounded step rewrites
+    learn_prices: bool = False  # cost.learn: optimize learns the prices from the log first (learned_prices)
 
 
 def _jvm_settings(spark: SparkSession) -> Any:
@@ -70,4 +71,4 @@ def read(spark: SparkSession, properties: Mapping[str, str], table: str) -> Tabl
     return TableSettings(tuple(d["strategies"]), d["batchBytes"], d["unindexedFromMillis"], d["auto"],
                          d["retentionHours"], d["retentionCheck"], d["workloadLogEnabled"],
                          TablePrices(p.get("fileBytes"), p.get("jobBytes"), p.get("writeMultiplier"), p.get("queryBytes")),
-                         p.get("calibratedAt"), d["layoutPolicy"], d["layoutBudgetBytes"])
+                         p.get("calibratedAt"), d["layoutPolicy"], d["layoutBudgetBytes"], bool(d.get("learnPrices", False)))

@@ -19,7 +19,8 @@ final case class TableSettings(
     workloadLogEnabled: Boolean,
     prices: TablePrices = TablePrices.Uncalibrated,
     layoutPolicy: String = TableSettings.LayoutPolicy.default,
-    layoutBudgetBytes: Long = TableSettings.LayoutBudgetBytes.default.toLong)
+    layoutBudgetBytes: Long = TableSettings.LayoutBudgetBytes.default.toLong,
+    learnPrices: Boolean = false)
 
 /**
  * What reading and rewriting cost on the machine the table lives on, as `t.calibrate()`
@@ -85,10 +86,14 @@ object TableSettings {
     "a query's fixed cost (planning, listing, its job), in bytes read (`SparkCost.query_bytes`); unset: the library's calibration")
   val CalibratedAt = Setting("cost.calibratedAt", Optional(Instant), "",
     "when `t.calibrate()` measured the `cost.*` prices on this machine")
+  val Learn = Setting("cost.learn", Bool, "false",
+    "`true`: each optimize first learns the prices from the table's logged queries and commits (as " +
+      "`t.calibrate(source=\"log\")` does, without storing them), and prices with the `cost.*` settings while " +
+      "there is too little to learn from")
 
   /** Every settable key, in the order the docs list them. */
   val All: Seq[Setting[_]] = Seq(Strategies, BatchBytes, UnindexedFromMillis, LayoutPolicy, LayoutBudgetBytes, Auto, RetentionHours, RetentionCheck,
-    WorkloadLogEnabled, WorkloadLogRetentionDays, FileBytes, JobBytes, WriteMultiplier, QueryBytes, CalibratedAt)
+    WorkloadLogEnabled, WorkloadLogRetentionDays, FileBytes, JobBytes, WriteMultiplier, QueryBytes, CalibratedAt, Learn)
 
   val Defaults: Map[String, String] = All.map(s => s.key -> s.default).toMap
 
@@ -103,7 +108,7 @@ object TableSettings {
       WorkloadLogEnabled.read(properties, table),
       TablePrices(FileBytes.read(properties, table), JobBytes.read(properties, table),
         WriteMultiplier.read(properties, table), CalibratedAt.read(properties, table), QueryBytes.read(properties, table)),
-      LayoutPolicy.read(properties, table), LayoutBudgetBytes.read(properties, table))
+      LayoutPolicy.read(properties, table), LayoutBudgetBytes.read(properties, table), Learn.read(properties, table))
 
   /**
    * Refuses a change of properties before it is committed. A user's change ([[SetOperation]])
@@ -186,7 +191,7 @@ object TableSettings {
       ("prices" -> (("fileBytes" -> s.prices.fileBytes) ~ ("jobBytes" -> s.prices.jobBytes) ~
         ("writeMultiplier" -> s.prices.writeMultiplier) ~ ("queryBytes" -> s.prices.queryBytes) ~
         ("calibratedAt" -> s.prices.calibratedAt.map(_.toString)))) ~
-      ("layoutPolicy" -> s.layoutPolicy) ~ ("layoutBudgetBytes" -> s.layoutBudgetBytes)))
+      ("layoutPolicy" -> s.layoutPolicy) ~ ("layoutBudgetBytes" -> s.layoutBudgetBytes) ~ ("learnPrices" -> s.learnPrices)))
   }
 
   /** The settings table of docs/maintenance.md, which a test keeps equal to this schema. */

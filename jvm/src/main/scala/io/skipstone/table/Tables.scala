@@ -86,9 +86,9 @@ object Tables {
   }
 
   /**
-   * The logged predicates, oldest first, as a JSON array of `[predicate JSON, version read, read share]`
-   * (the share null when the log has none): what an optimizer plans from, without a Spark job (one per call
-   * cost a second under load).
+   * The logged predicates, oldest first, as a JSON array of `[predicate JSON, version read, read share,
+   * files read, bytes read, duration ms]` (each of the last four null when the log has none): what an
+   * optimizer plans and learns its prices from, without a Spark job (one per call cost a second under load).
    */
   def loggedPredicatesJson(session: SparkSession, root: String): String =
     JsonMethods.compact(JsonMethods.render(loggedArray(session, root, None)._1))
@@ -108,8 +108,10 @@ object Tables {
   private def loggedArray(session: SparkSession, root: String, from: Option[LogCursor]): (JArray, Boolean, LogCursor) = {
     flushWorkload(session)
     val (whole, rows, cursor) = WorkloadLogReader.after(session, root, from)
-    val records = rows.map(r => JArray(List(JString(r.getString(2)), JInt(r.getLong(1)),
-      if (r.isNullAt(9)) JNull else JDouble(r.getDouble(9)))))
+    def long(r: Row, i: Int): JValue = if (r.isNullAt(i)) JNull else JInt(r.getLong(i))
+    def double(r: Row, i: Int): JValue = if (r.isNullAt(i)) JNull else JDouble(r.getDouble(i))
+    val records = rows.map(r => JArray(List(JString(r.getString(2)), JInt(r.getLong(1)), double(r, 9),
+      long(r, 3), long(r, 5), double(r, 7))))
     (JArray(records.toList), whole, cursor)
   }
 
