@@ -120,3 +120,24 @@ def test_without_the_upfront_tree_savings_are_against_the_best_static_layout(res
     assert any("q_c - (no clairvoyant in this run)" in line for line in lines)
     horizon = [line for line in lines if "predicted horizon (bounded" in line]
     assert len(horizon) == 1 and "1.25x faster than kd" in horizon[0] and "clairvoyant" not in horizon[0]
+
+
+def test_hindsight_moves_each_phases_one_whole_rewrite_to_its_best_point_or_drops_it() -> None:
+    from benchmarks.layout_spark.hindsight import best_schedule, hindsight_total, report_lines
+
+    result = {"per_phase": 4, "optimize_every": 1, "rows": 10, "phases": [["a"], ["b"]], "events": [
+        {"method": "auto", "query": 2, "rows": 10, "seconds": 3.0},   # saves 0.5 s a query, 2 queries left
+        {"method": "auto", "query": 7, "rows": 10, "seconds": 3.0}],  # saves 2 s a query, too late
+        "methods": {"auto": {"per_query_s": [1, 1, 0.5, 0.5, 3, 3, 3, 1], "total_s": 18.0},
+                    "kd": {"per_query_s": [1] * 8, "total_s": 16.0}}}
+    phases = best_schedule(result, "auto")
+    # phase 0: none 4 s (1 x 4) beats rewriting after query 1 (1 + 3 + 1.5), 2 (as run, 6) or 3
+    # phase 1: after query 1: 3 + 3 + 3 x 1 = 9 s against 13 as run (3 x 3 + 3 + 1) and 12 for none
+    assert [(p.phase, p.ran_at, p.best_at, p.ran_s, p.best_s) for p in phases] == \
+        [(0, 2, None, 6.0, 4.0), (1, 3, 1, 13.0, 9.0)]
+    assert hindsight_total(result, "auto") == 18.0 - 2.0 - 4.0
+    assert "12.0 s = 1.33x kd (ran 18.0 s); phase 0: 2 -> none; phase 1: 3 -> 1" in report_lines(result, "kd")[0]
+    # a unit rewrite (not every row) or two rewrites in a phase: kept as run
+    result["events"][0]["rows"] = 5
+    result["events"].append({"method": "auto", "query": 8, "rows": 10, "seconds": 1.0})
+    assert best_schedule(result, "auto") == []

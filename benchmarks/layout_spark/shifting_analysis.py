@@ -22,6 +22,9 @@ after the d queries it takes to see the new pattern (the optimize interval), the
 q_a (what its layout reaches; q_c at best). Over k phases it pays k L q_a + X with
 X = (k + 1) R + (k - 1) d (q_s - q_a), so 1.25x faster than static needs
 L >= 1.25 X / (k (q_s - 1.25 q_a)), and 1.3x of the clairvoyant L >= X / (k (1.3 q_c - q_a)).
+
+And what the trigger's timing cost: the same rewrites, each at its phase's best decision point
+or dropped, by hindsight (``hindsight.py``).
 """
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.layout_spark import hindsight
 from benchmarks.layout_spark.shifting_report import STATIC, markdown
 
 CALIBRATION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "calibration.json")
@@ -301,6 +305,9 @@ def report(result: dict[str, Any], per_byte: float, rewrite_at: float | None = N
                          f"1.25x faster than {best}: {q.predicted_1_25(detect, phases):.0f}"
                          + (f"; 1.3x of the clairvoyant: {q.predicted_1_3(detect, phases):.0f}" if seen else "")
                          + " queries a phase")
+    timing = hindsight.report_lines(result, None if chosen is None else chosen[0])
+    if timing:
+        lines += ["", "the trigger's timing, against hindsight:", *timing]
     # each answer is compared with the first method's (the bench's order puts the full scan first)
     reference = next(iter(runs))
     checked = sum(len(r["per_query_s"]) for m, r in runs.items() if m != reference)

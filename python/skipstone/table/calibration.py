@@ -92,8 +92,8 @@ def fit(timings: Sequence[Timing]) -> Calibration:
     writes = [t for t in timings if t.kind == "write"]
     if len(reads) < 3 or len(writes) < 2:
         raise SkipstoneError(f"calibration needs 3 timed reads and 2 timed writes, got {len(reads)} and {len(writes)}")
-    fixed, per_byte, per_file = _least_squares([[1.0, t.bytes, t.files] for t in reads], [t.seconds for t in reads])
-    job, write_per_byte = _least_squares([[1.0, t.bytes] for t in writes], [t.seconds for t in writes])
+    fixed, per_byte, per_file = least_squares([[1.0, t.bytes, t.files] for t in reads], [t.seconds for t in reads])
+    job, write_per_byte = least_squares([[1.0, t.bytes] for t in writes], [t.seconds for t in writes])
     if not (_measurable(per_byte, reads) and _measurable(write_per_byte, writes)):
         raise SkipstoneError("calibration could not tell the cost of a byte from the noise (a byte read costs "
                              f"{per_byte:.3g} s, a byte written {write_per_byte:.3g} s): calibrate on more bytes "
@@ -111,7 +111,9 @@ def _measurable(per_byte: float, timings: Sequence[Timing]) -> bool:
     return per_byte * max(t.bytes for t in timings) >= 0.01 * max(t.seconds for t in timings)
 
 
-def _least_squares(rows: list[list[float]], seconds: list[float]) -> list[float]:
+def least_squares(rows: list[list[float]], seconds: list[float]) -> list[float]:
+    """The coefficients that fit ``seconds`` best from ``rows`` (one list of observables each), in
+    the observables' own units."""
     a, y = np.array(rows, dtype=np.float64), np.array(seconds, dtype=np.float64)
     scale = np.maximum(np.abs(a).max(axis=0), 1e-300)  # bytes and files differ by orders of magnitude
     solution, *_ = np.linalg.lstsq(a / scale, y, rcond=None)

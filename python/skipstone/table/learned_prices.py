@@ -40,7 +40,7 @@ import numpy as np
 from skipstone.errors import SkipstoneError
 from skipstone.layout.cost_model import FILE_BYTES, TablePrices
 from skipstone.table import manifest
-from skipstone.table.calibration import Calibration, Timing
+from skipstone.table.calibration import Calibration, Timing, least_squares
 from skipstone.table.logged_workload import Record
 
 RECENT_QUERIES = 2000  # the recent past: a cluster's prices change when it does
@@ -106,14 +106,13 @@ def _robust(columns: list[np.ndarray], seconds: np.ndarray) -> list[float]:
     """Least squares, once more without the observations the first fit misses by more than
     ``OUTLIER_MADS`` median absolute deviations (when enough remain)."""
     a = np.array(columns, dtype=np.float64).T
-    scale = np.maximum(np.abs(a).max(axis=0), 1e-300)  # bytes and files differ by orders of magnitude
-    solution = np.linalg.lstsq(a / scale, seconds, rcond=None)[0]
-    misses = np.abs(seconds - (a / scale) @ solution)
+    solution = least_squares(a.tolist(), seconds.tolist())
+    misses = np.abs(seconds - a @ np.array(solution))
     spread = np.median(np.abs(misses - np.median(misses))) * 1.4826
     kept = misses <= np.median(misses) + OUTLIER_MADS * max(spread, 1e-9)
     if a.shape[1] < kept.sum() < len(seconds):
-        solution = np.linalg.lstsq(a[kept] / scale, seconds[kept], rcond=None)[0]
-    return [float(v) for v in solution / scale]
+        solution = least_squares(a[kept].tolist(), seconds[kept].tolist())
+    return solution
 
 
 def reads_of(records: Sequence[Record], recent: int = RECENT_QUERIES) -> list[Timing]:
