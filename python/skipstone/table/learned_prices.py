@@ -130,7 +130,7 @@ def writes_of(commits: Sequence[tuple[int, str, dict[str, Any]]], bytes_per_row:
     rewrites = [(int(info["rowsRewritten"]), info) for info in timed if info.get("rowsRewritten")]
     chosen = rewrites or [(int(info.get("rows") or 0), info) for info in timed]
     return [Timing("write", n * bytes_per_row, int(info.get("filesAdded") or 0), float(info["durationMs"]) / 1000.0)
-            for n, info in chosen if n > 0]
+            for n, info in chosen if n > 0 and bytes_per_row > 0]  # an emptied table tells no byte's price
 
 
 def learn(records: Sequence[Record], commits: Sequence[tuple[int, str, dict[str, Any]]], base: manifest.TableVersion,
