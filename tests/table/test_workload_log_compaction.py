@@ -222,14 +222,15 @@ def test_past_the_driver_limit_a_spark_job_reads_the_log_without_replaced_files_
                       for r in map(json.loads, open(os.path.join(log_dir(t), name))) if "compacted" not in r)
     logged_workload.forget(t.root)
     assert sorted(r.predicate for r in t.workload().collect()) == expected
-    assert sorted(p for p, _, _ in logged_records(spark, t.root)) == expected
+    assert sorted(r.predicate for r in logged_records(spark, t.root)) == expected
 
 
 def test_a_reader_that_listed_before_a_compaction_reads_the_compacted_file_instead(spark, table):
     t, rng = table, np.random.default_rng(12)
     write_bursts(t, rng, 120, int(time.time() * 1000) - 3_600_000, age_s=600)
     # the log's records in its order (time, file, line), read here: the JVM has not read (cached) these files
-    lines = sorted((r["time"], name, i, (r["predicate"], r["version"], r.get("read_share")))
+    lines = sorted((r["time"], name, i, (r["predicate"], r["version"], r.get("read_share"), r.get("files_read"),
+                                         r.get("bytes_read"), r.get("duration_ms")))
                    for name in log_files(t) for i, r in enumerate(map(json.loads, open(os.path.join(log_dir(t), name)))))
     before = [record for *_, record in lines]
     compacted = []
