@@ -136,5 +136,4 @@ def writes_of(commits: Sequence[tuple[int, str, dict[str, Any]]], bytes_per_row:
 def learn(records: Sequence[Record], commits: Sequence[tuple[int, str, dict[str, Any]]], base: manifest.TableVersion,
           prior: TablePrices) -> Calibration:
     """The prices ``base``'s logged ``records`` and ``commits`` imply (``fit_learned``)."""
-    bytes_per_row = sum(f.size for f in base.files) / max(1, sum(f.rows for f in base.files))
-    return fit_learned(reads_of(records), writes_of(commits, bytes_per_row), prior)
+    return fit_learned(reads_of(records), writes_of(commits, base.bytes_per_row), prior)

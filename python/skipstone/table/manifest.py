@@ -52,6 +52,11 @@ class TableVersion:
     def tree(self) -> Layout:
         return layout_from_json(self.layout)
 
+    @property
+    def bytes_per_row(self) -> float:
+        """The live files' bytes over their rows (0 for an empty table): what a policy prices a row at."""
+        return sum(f.size for f in self.files) / max(1, sum(f.rows for f in self.files))
+
     def absolute(self, f: DataFile) -> str:
         return f"{self.root}/{f.path}"
 

@@ -139,7 +139,7 @@ def plan(spark: SparkSession, base: manifest.TableVersion, workload: Logged, pol
         policy = with_file_rows(max_rows_per_file(spark, float(base.properties["layout.blockRows"])))
     with_bytes = getattr(policy, "with_bytes_per_row", None)
     if callable(with_bytes):  # policies that price bytes (SparkCost) take the table's measured row width
-        policy = with_bytes(sum(f.size for f in base.files) / max(1, sum(f.rows for f in base.files)))
+        policy = with_bytes(base.bytes_per_row)
     share = read_share([r.read_share for r in records[-READ_SHARE_QUERIES:]]) if records else None
     with_share = getattr(policy, "with_read_share", None)
     if callable(with_share) and share is not None:  # queries read only the columns they project
@@ -182,18 +182,20 @@ def table_prices(spark: SparkSession, base: manifest.TableVersion, records: Sequ
     if not stored.learn_prices:
         return stored.prices
     try:
-        return learned(spark, base, records).prices
+        return learned(spark, base, records, stored.prices).prices
     except SkipstoneError as e:
         log.info("%s prices with its cost.* settings: %s", base.root, e)
         return stored.prices
 
 
-def learned(spark: SparkSession, base: manifest.TableVersion, records: Sequence[Record] | None = None) -> Calibration:
+def learned(spark: SparkSession, base: manifest.TableVersion, records: Sequence[Record] | None = None,
+            prior: TablePrices | None = None) -> Calibration:
     """The prices ``base``'s table's logged queries and commits imply (``learned_prices.learn``),
     split between bytes and files as its ``cost.*`` settings split them when they cannot tell."""
     if records is None:
         records = table_workload(spark, base.root, base.tree.schema).records
-    prior = settings.read(spark, base.properties, base.root).prices
+    if prior is None:  # the table's cost.* settings
+        prior = settings.read(spark, base.properties, base.root).prices
     return learned_prices.learn(records, commit_log(spark, base.root, base.version), base, prior)
 
 
